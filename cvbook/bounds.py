@@ -1,0 +1,163 @@
+"""Exact binomial (Clopper--Pearson) bounds for a 0-1 error rate.
+
+When a classifier is scored on ``n`` points it never saw, the number of
+mistakes is a Binomial(n, L) draw, where L is its true risk. Clopper and
+Pearson (1934) invert the binomial tail to get bounds on L that hold with
+probability at least 1 - delta *whatever L is*. Anguita et al. (2012), equation
+(3), use the one-sided version (their equation prints ``p^s`` where ``p^j``
+belongs):
+
+.. math::
+
+    L_{EE} = \\max_p \\Big\\{p : \\sum_{j=0}^{k} \\binom{n}{j} p^j (1-p)^{n-j}
+    \\ge \\delta \\Big\\}, \\qquad k = n \\hat L_n .
+
+That maximum is a beta quantile, ``scipy.stats.beta.ppf(1 - delta, k + 1, n - k)``,
+which is what :func:`clopper_pearson_upper` computes.
+:func:`clopper_pearson_upper_by_inversion` solves the displayed sum directly,
+as the chapter writes it, and the tests show the two agree.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import optimize, stats
+
+from ._checks import check_int, check_integer_array, check_open_unit
+
+__all__ = [
+    "clopper_pearson_upper",
+    "clopper_pearson_interval",
+    "clopper_pearson_upper_by_inversion",
+]
+
+
+def _counts(n_errors, n) -> tuple[np.ndarray, np.ndarray]:
+    k = check_integer_array(n_errors, "n_errors")
+    n = check_integer_array(n, "n")
+    if np.any(n < 1):
+        raise ValueError(f"n must be >= 1 (the number of test points), got {n.min()}")
+    if np.any(k < 0):
+        raise ValueError(f"n_errors must be >= 0, got {k.min()}")
+    k, n = np.broadcast_arrays(k, n)
+    if np.any(k > n):
+        raise ValueError("n_errors must be <= n: more errors than test points")
+    return k, n
+
+
+def clopper_pearson_upper(n_errors, n, delta: float = 0.05):
+    """One-sided Clopper--Pearson upper bound on a 0-1 risk.
+
+    With probability at least ``1 - delta`` over the test sample, the true
+    risk is at most the returned value.
+
+    Parameters
+    ----------
+    n_errors : int or array_like of int
+        Number of misclassified test points, ``0 <= n_errors <= n``.
+    n : int or array_like of int
+        Number of test points, ``n >= 1``. Broadcast against ``n_errors``.
+    delta : float or array_like, default=0.05
+        Probability that the bound fails, strictly inside (0, 1).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The upper bound, a float for scalar input, an array otherwise.
+
+    Examples
+    --------
+    >>> round(float(clopper_pearson_upper(0, 100, delta=0.05)), 4)
+    0.0295
+    >>> clopper_pearson_upper([0, 5, 10], 100).round(3)
+    array([0.03 , 0.102, 0.164])
+    """
+    delta = check_open_unit(delta, "delta")
+    k, n = _counts(n_errors, n)
+    k, n, delta = np.broadcast_arrays(k, n, delta)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        upper = stats.beta.ppf(1.0 - delta, k + 1, np.maximum(n - k, 1))
+    upper = np.where(k >= n, 1.0, upper)
+    return float(upper) if upper.ndim == 0 else upper
+
+
+def clopper_pearson_interval(n_errors, n, alpha: float = 0.05):
+    """Two-sided Clopper--Pearson interval for a 0-1 risk.
+
+    With probability at least ``1 - alpha`` the interval covers the true risk.
+    Each end fails with probability at most ``alpha / 2``.
+
+    Parameters
+    ----------
+    n_errors : int or array_like of int
+        Number of misclassified test points, ``0 <= n_errors <= n``.
+    n : int or array_like of int
+        Number of test points, ``n >= 1``.
+    alpha : float, default=0.05
+        One minus the confidence level, strictly inside (0, 1).
+
+    Returns
+    -------
+    (lower, upper) : tuple of float or numpy.ndarray
+
+    Examples
+    --------
+    >>> lo, hi = clopper_pearson_interval(10, 100)
+    >>> round(float(lo), 4), round(float(hi), 4)
+    (0.049, 0.1762)
+    """
+    alpha = check_open_unit(alpha, "alpha")
+    k, n = _counts(n_errors, n)
+    k, n, alpha = np.broadcast_arrays(k, n, alpha)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lower = stats.beta.ppf(alpha / 2, np.maximum(k, 1), n - k + 1)
+        upper = stats.beta.ppf(1 - alpha / 2, k + 1, np.maximum(n - k, 1))
+    lower = np.where(k == 0, 0.0, lower)
+    upper = np.where(k >= n, 1.0, upper)
+    if lower.ndim == 0:
+        return float(lower), float(upper)
+    return lower, upper
+
+
+def clopper_pearson_upper_by_inversion(n_errors: int, n: int, delta: float = 0.05) -> float:
+    """Equation (3) of Anguita et al. (2012), solved as written.
+
+    Finds the largest ``p`` with ``P(Binomial(n, p) <= n_errors) >= delta`` by
+    root-finding on the binomial sum. It is slower than
+    :func:`clopper_pearson_upper` and exists to show that the beta quantile is
+    the same number.
+
+    Parameters
+    ----------
+    n_errors : int
+        Number of errors on the ``n`` test points.
+    n : int
+        Number of test points.
+    delta : float, default=0.05
+        Probability that the bound fails, in (0, 1).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> round(clopper_pearson_upper_by_inversion(5, 100), 6) == round(
+    ...     float(clopper_pearson_upper(5, 100)), 6)
+    True
+    """
+    n = check_int(n, "n", minimum=1)
+    k = check_int(n_errors, "n_errors", minimum=0, maximum=n)
+    delta = float(check_open_unit(delta, "delta"))
+    if k == n:
+        return 1.0
+    j = np.arange(k + 1)
+    log_comb = (stats.binom.logpmf(j, n, 0.5) - n * np.log(0.5))  # log C(n, j)
+
+    def tail_minus_delta(p: float) -> float:
+        # sum_{j=0}^{k} C(n, j) p^j (1-p)^(n-j)  -  delta   (p^j, not p^s)
+        terms = np.exp(log_comb + j * np.log(p) + (n - j) * np.log1p(-p))
+        return float(terms.sum()) - delta
+
+    # The tail falls from 1 at p -> 0 to 0 at p -> 1, so the root is unique.
+    return float(optimize.brentq(tail_minus_delta, 1e-300, 1 - 1e-16, xtol=1e-15, rtol=1e-14))

@@ -1,0 +1,11 @@
+"""Data for the book.
+
+* :mod:`cvbook.datasets.synthetic` -- seeded distributions whose true risk is
+  known, so that every estimate can be shown next to the truth.
+* :mod:`cvbook.datasets.raetsch` -- G. Rätsch's 13 binary benchmarks, as used
+  by Anguita et al. (2012), fetched and checksummed with pooch.
+"""
+
+from .synthetic import TwoGaussians, monte_carlo_risk
+
+__all__ = ["TwoGaussians", "monte_carlo_risk"]
