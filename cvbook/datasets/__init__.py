@@ -6,6 +6,6 @@
   by Anguita et al. (2012), fetched and checksummed with pooch.
 """
 
-from .synthetic import TwoGaussians, monte_carlo_risk
+from .synthetic import Ringnorm, Twonorm, TwoGaussians, monte_carlo_risk
 
-__all__ = ["TwoGaussians", "monte_carlo_risk"]
+__all__ = ["TwoGaussians", "Twonorm", "Ringnorm", "monte_carlo_risk"]
