@@ -6,6 +6,8 @@
   by Anguita et al. (2012), fetched and checksummed with pooch.
 """
 
+from .raetsch import RAETSCH_NAMES, fetch_benchmarks, load_raetsch, raetsch_info
 from .synthetic import Ringnorm, Twonorm, TwoGaussians, monte_carlo_risk
 
-__all__ = ["TwoGaussians", "Twonorm", "Ringnorm", "monte_carlo_risk"]
+__all__ = ["TwoGaussians", "Twonorm", "Ringnorm", "monte_carlo_risk", "load_raetsch", "raetsch_info",
+           "fetch_benchmarks", "RAETSCH_NAMES"]
