@@ -86,3 +86,22 @@ def check_binary_labels(y: Any, name: str = "y") -> np.ndarray:
             + ("..." if labels.size > 5 else "")
         )
     return arr
+
+
+def check_rng(random_state: Any) -> np.random.Generator:
+    """Return a ``numpy.random.Generator`` from a seed, a Generator or a RandomState.
+
+    ``None`` gives fresh entropy; an int or a ``SeedSequence`` a seeded
+    generator; a Generator is returned as is (so its state advances); a legacy
+    ``RandomState`` seeds a new generator from one draw.
+    """
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.default_rng(random_state.randint(0, 2**63 - 1, dtype=np.int64))
+    if random_state is None or isinstance(random_state, (numbers.Integral, np.random.SeedSequence)):
+        if isinstance(random_state, bool):
+            raise ValueError(f"random_state must be None, an int or a Generator, got {random_state!r}")
+        return np.random.default_rng(random_state)
+    raise ValueError(f"random_state must be None, an int, a numpy Generator or RandomState, "
+                     f"got {random_state!r}")

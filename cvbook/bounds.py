@@ -29,6 +29,7 @@ __all__ = [
     "clopper_pearson_upper",
     "clopper_pearson_interval",
     "clopper_pearson_upper_by_inversion",
+    "clopper_pearson_coverage",
 ]
 
 
@@ -161,3 +162,48 @@ def clopper_pearson_upper_by_inversion(n_errors: int, n: int, delta: float = 0.0
 
     # The tail falls from 1 at p -> 0 to 0 at p -> 1, so the root is unique.
     return float(optimize.brentq(tail_minus_delta, 1e-300, 1 - 1e-16, xtol=1e-15, rtol=1e-14))
+
+
+def clopper_pearson_coverage(risk: float, n: int, delta: float = 0.05,
+                             two_sided: bool = False) -> float:
+    """Exact probability that the Clopper--Pearson bound covers ``risk``.
+
+    The number of test errors of a classifier with true risk ``risk`` is
+    Binomial(n, risk), so the coverage is a finite sum of binomial
+    probabilities over the error counts whose bound (or interval) contains
+    ``risk``. It is at least ``1 - delta`` for every ``risk`` -- the guarantee
+    -- and oscillates above it because the counts are discrete.
+
+    Parameters
+    ----------
+    risk : float
+        True risk, in [0, 1].
+    n : int
+        Number of test points, >= 1.
+    delta : float, default=0.05
+        Failure probability of the bound (``alpha`` of the interval if
+        ``two_sided``), in (0, 1).
+    two_sided : bool, default=False
+        Coverage of :func:`clopper_pearson_interval` instead of the upper bound.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> clopper_pearson_coverage(0.1, 100, delta=0.05) >= 0.95
+    True
+    """
+    n = check_int(n, "n", minimum=1)
+    risk = float(risk)
+    if not 0.0 <= risk <= 1.0:
+        raise ValueError(f"risk must lie in [0, 1], got {risk!r}")
+    k = np.arange(n + 1)
+    pmf = stats.binom.pmf(k, n, risk)
+    if two_sided:
+        lower, upper = clopper_pearson_interval(k, n, alpha=delta)
+        covered = (lower <= risk) & (risk <= upper)
+    else:
+        covered = clopper_pearson_upper(k, n, delta=delta) >= risk
+    return float(pmf[covered].sum())

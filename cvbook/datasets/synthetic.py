@@ -13,9 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
-from sklearn.utils import check_random_state
 
-from .._checks import check_finite, check_int, check_open_unit
+from .._checks import check_finite, check_int, check_open_unit, check_rng
 
 __all__ = ["TwoGaussians", "monte_carlo_risk"]
 
@@ -72,8 +71,8 @@ class TwoGaussians:
     def sample(self, m: int, random_state=None) -> tuple[np.ndarray, np.ndarray]:
         """Draw ``m`` i.i.d. labelled points ``(X, y)`` with ``y`` in {-1, +1}."""
         m = check_int(m, "m", minimum=1)
-        rng = check_random_state(random_state)
-        y = np.where(rng.random_sample(m) < self.prior, 1, -1)
+        rng = check_rng(random_state)
+        y = np.where(rng.random(m) < self.prior, 1, -1)
         X = rng.standard_normal((m, self.dim)) * self.sigma
         X[:, 0] += y * self.separation / 2
         return X, y
@@ -132,7 +131,7 @@ def monte_carlo_risk(model, distribution, n: int = 200_000, random_state=None,
         The distribution the model's training data came from.
     n : int, default=200_000
         Size of the fresh sample.
-    random_state : int, numpy Generator/RandomState or None
+    random_state : int, numpy Generator, RandomState or None
         Seed of the fresh sample.
     batch_size : int, default=50_000
         Points predicted at a time, to bound memory.
@@ -151,7 +150,7 @@ def monte_carlo_risk(model, distribution, n: int = 200_000, random_state=None,
     """
     n = check_int(n, "n", minimum=1)
     batch_size = check_int(batch_size, "batch_size", minimum=1)
-    rng = check_random_state(random_state)
+    rng = check_rng(random_state)
     errors, done = 0, 0
     while done < n:
         size = min(batch_size, n - done)
@@ -167,7 +166,7 @@ def monte_carlo_risk(model, distribution, n: int = 200_000, random_state=None,
 
 def _balanced_labels(rng, m: int) -> np.ndarray:
     """Equiprobable labels in {-1, +1}."""
-    return np.where(rng.random_sample(m) < 0.5, 1, -1)
+    return np.where(rng.random(m) < 0.5, 1, -1)
 
 
 @dataclass(frozen=True)
@@ -209,7 +208,7 @@ class Twonorm:
     def sample(self, m: int, random_state=None) -> tuple[np.ndarray, np.ndarray]:
         """Draw ``m`` i.i.d. labelled points ``(X, y)`` with ``y`` in {-1, +1}."""
         m = check_int(m, "m", minimum=1)
-        rng = check_random_state(random_state)
+        rng = check_rng(random_state)
         y = _balanced_labels(rng, m)
         X = rng.standard_normal((m, self.dim)) + (y * self.a)[:, None]
         return X, y
@@ -290,7 +289,7 @@ class Ringnorm:
     def sample(self, m: int, random_state=None) -> tuple[np.ndarray, np.ndarray]:
         """Draw ``m`` i.i.d. labelled points ``(X, y)`` with ``y`` in {-1, +1}."""
         m = check_int(m, "m", minimum=1)
-        rng = check_random_state(random_state)
+        rng = check_rng(random_state)
         y = _balanced_labels(rng, m)
         Z = rng.standard_normal((m, self.dim))
         X = np.where((y == 1)[:, None], 2.0 * Z, Z + self.a)
