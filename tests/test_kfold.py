@@ -1,0 +1,159 @@
+"""Tests of cvbook.kfold (chapter 3)."""
+
+import numpy as np
+import pytest
+from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+from sklearn.model_selection import KFold, StratifiedKFold, cross_val_score
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.svm import SVC
+
+from cvbook.datasets import TwoGaussians
+from cvbook.kfold import (
+    FoldRisks,
+    kfold_bias_variance,
+    kfold_from_scratch,
+    kfold_indices,
+    kfold_risks,
+    kfold_select,
+    make_kfold,
+    nested_kfold,
+)
+
+
+@pytest.fixture
+def data():
+    return TwoGaussians(dim=3).sample(53, random_state=0)
+
+
+@pytest.mark.parametrize("k", [2, 3, 5, 10, 53])
+def test_from_scratch_folds_equal_sklearn_kfold(k):
+    ours = kfold_indices(53, k, random_state=7)
+    theirs = [test for _, test in KFold(k, shuffle=True, random_state=7).split(np.zeros(53))]
+    assert len(ours) == k
+    for a, b in zip(ours, theirs):
+        np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(np.sort(np.concatenate(ours)), np.arange(53))
+
+
+@pytest.mark.parametrize("est", [LinearDiscriminantAnalysis(), SVC(C=0.5), KNeighborsClassifier(3)])
+@pytest.mark.parametrize("k", [2, 5, 10])
+def test_from_scratch_equals_cross_val_score(data, est, k):
+    X, y = data
+    ours = kfold_from_scratch(est, X, y, n_splits=k, random_state=3)
+    accuracy = cross_val_score(est, X, y, cv=KFold(k, shuffle=True, random_state=3))
+    np.testing.assert_allclose(ours, 1 - accuracy, atol=1e-12)
+
+
+def test_kfold_risks_equals_cross_val_score_and_scratch(data):
+    X, y = data
+    fr = kfold_risks(SVC(), X, y, n_splits=5, random_state=11)
+    accuracy = cross_val_score(SVC(), X, y, cv=KFold(5, shuffle=True, random_state=11))
+    np.testing.assert_allclose(fr.risks, 1 - accuracy, atol=1e-12)
+    np.testing.assert_allclose(fr.risks, kfold_from_scratch(SVC(), X, y, 5, random_state=11))
+    assert fr.sizes.tolist() == [11, 11, 11, 10, 10]
+
+
+def test_stratified_kfold_risks_equal_cross_val_score(data):
+    X, y = data
+    fr = kfold_risks(SVC(), X, y, n_splits=4, stratify=True, random_state=2)
+    cv = StratifiedKFold(4, shuffle=True, random_state=2)
+    np.testing.assert_allclose(fr.risks, 1 - cross_val_score(SVC(), X, y, cv=cv), atol=1e-12)
+
+
+def test_fold_risks_mean_pooled_sum():
+    fr = FoldRisks(risks=np.array([0.0, 0.5, 0.25]), sizes=np.array([4, 4, 4]))
+    assert fr.mean == pytest.approx(0.25) and fr.pooled == pytest.approx(0.25)
+    assert fr.total == pytest.approx(3 * fr.mean)
+    uneq = FoldRisks(risks=np.array([1 / 3, 0.5]), sizes=np.array([3, 2]))
+    assert uneq.mean == pytest.approx(5 / 12)
+    assert uneq.pooled == pytest.approx(2 / 5)      # 2 errors out of 5 points
+    assert uneq.std == pytest.approx(np.std([1 / 3, 0.5], ddof=1))
+
+
+def test_pooled_is_error_over_all_points(data):
+    X, y = data
+    fr = kfold_risks(LinearDiscriminantAnalysis(), X, y, n_splits=5, random_state=0)
+    n_errors = np.round(fr.risks * fr.sizes).sum()
+    assert fr.pooled == pytest.approx(n_errors / len(y))
+
+
+def test_select_uses_same_folds_and_refits(data):
+    X, y = data
+    cands = [SVC(C=c) for c in (1e-3, 1.0, 100.0)]
+    sel = kfold_select(cands, X, y, n_splits=5, random_state=4)
+    for i, est in enumerate(cands):
+        np.testing.assert_allclose(sel.risks[i], kfold_risks(est, X, y, 5, random_state=4).risks)
+    assert sel.best_index == int(np.argmin(sel.risks.mean(axis=1)))
+    assert sel.best_estimator.shape_fit_ == X.shape
+    assert not hasattr(kfold_select(cands, X, y, refit=False).best_estimator, "shape_fit_")
+
+
+def test_nested_kfold_outer_folds_are_honest(data):
+    X, y = data
+    cands = [SVC(C=c) for c in (1e-3, 1.0)]
+    res = nested_kfold(cands, X, y, outer_splits=3, inner_splits=3, random_state=0)
+    assert res.outer.n_splits == 3 and res.outer.sizes.sum() == len(y)
+    outer = make_kfold(3, y=y, random_state=0)
+    for j, (train, test) in enumerate(outer.split(X, y)):
+        sel = kfold_select(cands, X[train], y[train], n_splits=3, random_state=0)
+        assert res.chosen[j] == sel.best_index
+        assert res.inner_best[j] == pytest.approx(sel.best_risk)
+        err = np.mean(sel.best_estimator.predict(X[test]) != y[test])
+        assert res.outer.risks[j] == pytest.approx(err)
+
+
+@pytest.mark.parametrize("k", [1, 0, -3, 54, 2.0, True, "5"])
+def test_bad_n_splits(data, k):
+    X, y = data
+    with pytest.raises(ValueError, match="n_splits"):
+        kfold_risks(SVC(), X, y, n_splits=k)
+    with pytest.raises(ValueError, match="n_splits"):
+        kfold_from_scratch(SVC(), X, y, n_splits=k)
+
+
+def test_stratify_needs_k_members_per_class():
+    X = np.arange(20.0).reshape(-1, 1)
+    y = np.array([1] * 3 + [-1] * 17)
+    with pytest.raises(ValueError, match=r"n_splits=5.*class 1.*3 members"):
+        kfold_risks(SVC(), X, y, n_splits=5, stratify=True)
+    assert kfold_risks(SVC(), X, y, n_splits=3, stratify=True).n_splits == 3
+    assert kfold_risks(SVC(), X, y, n_splits=5, stratify=False).n_splits == 5
+
+
+def test_unclonable_estimator(data):
+    X, y = data
+    for fn in (kfold_risks, kfold_from_scratch):
+        with pytest.raises(ValueError, match="estimator"):
+            fn("svm", X, y)
+    with pytest.raises(ValueError, match=r"candidates\[0\]"):
+        kfold_select([object()], X, y)
+    with pytest.raises(ValueError, match="estimator"):
+        kfold_bias_variance(42, TwoGaussians(), m=20, ks=[2])
+
+
+def test_bias_variance_ks_checked():
+    with pytest.raises(ValueError, match="ks"):
+        kfold_bias_variance(SVC(), TwoGaussians(), m=20, ks=[2, 21])
+    with pytest.raises(ValueError, match="ks"):
+        kfold_bias_variance(SVC(), TwoGaussians(), m=20, ks=[])
+
+
+def test_bias_variance_identical_for_any_n_jobs():
+    kw = dict(estimator=LinearDiscriminantAnalysis(), distribution=TwoGaussians(dim=3), m=24,
+              ks=[2, 4, 24], n_repeats=6, random_state=5, n_test=2000)
+    one = kfold_bias_variance(n_jobs=1, **kw)
+    two = kfold_bias_variance(n_jobs=2, **kw)
+    np.testing.assert_array_equal(one.estimates, two.estimates)
+    np.testing.assert_array_equal(one.truths, two.truths)
+    other_seed = kfold_bias_variance(n_jobs=1, **{**kw, "random_state": 6})
+    assert not np.array_equal(one.estimates, other_seed.estimates)
+
+
+def test_bias_variance_matches_direct_computation():
+    bv = kfold_bias_variance(LinearDiscriminantAnalysis(), TwoGaussians(), m=20, ks=[2, 20],
+                             n_repeats=4, random_state=0, n_test=1000)
+    assert bv.estimates.shape == (4, 2) and bv.truths.shape == (4,)
+    assert np.all((bv.estimates >= 0) & (bv.estimates <= 1))
+    np.testing.assert_allclose(bv.bias, np.mean(bv.estimates - bv.truths[:, None], axis=0))
+    np.testing.assert_allclose(bv.variance, np.var(bv.estimates, axis=0, ddof=1))
+    np.testing.assert_allclose(bv.mse, bv.bias**2 + bv.error_variance * 3 / 4)
