@@ -13,7 +13,7 @@ from typing import Any, Callable, TypeVar
 
 import numpy as np
 from joblib import Parallel, delayed
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 from ._checks import check_int
 
