@@ -1,0 +1,85 @@
+"""Speed-up of the repeated-data-set simulation with joblib: n_jobs=2 against n_jobs=1.
+
+The simulation is chapter 3's bias/variance study
+(:func:`cvbook.kfold.kfold_bias_variance`): each repetition draws a data set,
+runs K-fold for every K and measures the true risk of the model trained on all
+of it. Repetitions are independent and seeded per task, so they split over
+workers with identical results. The script
+
+1. starts joblib's worker pool once (a warm-up run, not timed), so that the
+   timing measures the simulation, not the start of two Python processes;
+2. times the same simulation with ``n_jobs=1`` and ``n_jobs=2``, alternating,
+   ``--rounds`` times each, and keeps the best time of each (the least disturbed
+   by other processes on the machine);
+3. checks that both give identical estimates and true risks, and prints the ratio.
+
+Usage::
+
+    python benchmarks/bench_simulation_parallel.py [--repeats 60] [--rounds 2]
+
+It exits with status 1 if the results differ, 2 if the ratio is below ``--target``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+from threadpoolctl import threadpool_limits
+
+from cvbook.datasets import TwoGaussians
+from cvbook.kfold import kfold_bias_variance
+
+
+def run(n_jobs: int, n_repeats: int, seed: int = 0):
+    m = 40
+    return kfold_bias_variance(LinearDiscriminantAnalysis(), TwoGaussians(dim=5), m=m,
+                               ks=[2, 3, 5, 10, 20, m], n_repeats=n_repeats,
+                               random_state=seed, n_jobs=n_jobs, n_test=20_000)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=60, help="data sets per run")
+    parser.add_argument("--rounds", type=int, default=2, help="timed runs per n_jobs")
+    parser.add_argument("--target", type=float, default=1.7, help="ratio to reach")
+    args = parser.parse_args(argv)
+
+    print(f"cores visible: {os.cpu_count()}; repetitions per run: {args.repeats}; "
+          f"load average before: {os.getloadavg()[0]:.1f}")
+    # One BLAS thread in this process too, as joblib's workers have: the n_jobs=1
+    # baseline must not use a second core behind our back.
+    with threadpool_limits(limits=1):
+        run(2, 4)                                   # warm-up: starts the worker pool
+        times = {1: [], 2: []}
+        results = {}
+        for _ in range(args.rounds):
+            for n_jobs in (1, 2):
+                start = time.perf_counter()
+                results[n_jobs] = run(n_jobs, args.repeats)
+                times[n_jobs].append(time.perf_counter() - start)
+
+    same = (np.array_equal(results[1].estimates, results[2].estimates)
+            and np.array_equal(results[1].truths, results[2].truths))
+    t1, t2 = min(times[1]), min(times[2])
+    ratio = t1 / t2
+    print(f"n_jobs=1: best of {args.rounds}: {t1:.2f} s  (all: {', '.join(f'{t:.2f}' for t in times[1])})")
+    print(f"n_jobs=2: best of {args.rounds}: {t2:.2f} s  (all: {', '.join(f'{t:.2f}' for t in times[2])})")
+    print(f"identical results for n_jobs=1 and n_jobs=2: {same}")
+    print(f"load average after: {os.getloadavg()[0]:.1f} (above the core count, other "
+          "processes compete for the cores and the ratio understates the speed-up)")
+    print(f"speed-up ratio (n_jobs=1 time / n_jobs=2 time): {ratio:.2f}")
+    if not same:
+        return 1
+    if ratio < args.target:
+        print(f"ratio below the target {args.target} (a busy machine shares its cores)")
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
