@@ -85,3 +85,67 @@ def mean_std(values: Sequence[float] | np.ndarray, digits: int = 3, scale: float
 def mark_truth(ax, value: float, label: str = "true risk") -> None:
     """Draw the true risk as a horizontal line in the book's ``truth`` colour."""
     ax.axhline(value, color=COLORS["truth"], linestyle="--", linewidth=1.2, label=label)
+
+
+def plot_folds(ax, sizes: Sequence[int], errors: Sequence[float] | None = None,
+               test_color: str | None = None, train_color: str = "#d9d9d9") -> None:
+    """Draw K-fold cross-validation as a grid: one row per iteration, one block per fold.
+
+    Row ``j`` is iteration ``j``: fold ``j`` (coloured) is tested, the others
+    (grey) train the model, as in Lauer's table (seed 000) and Mohri et al.'s
+    figure 4.5a (seed 004). Block widths are proportional to the fold sizes, so
+    unequal folds show.
+
+    Parameters
+    ----------
+    ax : matplotlib Axes
+    sizes : sequence of int
+        Number of points in each fold, ``m_1, ..., m_K``.
+    errors : sequence of float, optional
+        The risk measured at each iteration, written at the end of its row.
+    test_color : str, optional
+        Colour of the test fold (default: the book's ``kfold`` colour).
+    train_color : str, default="#d9d9d9"
+        Colour of the training folds.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> plot_folds(ax, [4, 4, 3], errors=[0.25, 0.0, 0.333])
+    >>> len(ax.patches)
+    9
+    >>> plt.close(fig)
+    """
+    sizes = np.asarray(sizes, dtype=float)
+    if sizes.ndim != 1 or sizes.size < 2 or np.any(sizes <= 0):
+        raise ValueError("sizes must hold at least two positive fold sizes")
+    if errors is not None and len(errors) != sizes.size:
+        raise ValueError(f"errors must have one value per fold ({sizes.size}), got {len(errors)}")
+    test_color = test_color or COLORS["kfold"]
+    k = sizes.size
+    starts = np.concatenate([[0.0], np.cumsum(sizes)[:-1]])
+    total = sizes.sum()
+    for j in range(k):
+        for i in range(k):
+            ax.barh(j, sizes[i], left=starts[i], height=0.8, edgecolor="white",
+                    color=test_color if i == j else train_color)
+        if errors is not None:
+            ax.text(total * 1.02, j, f"{errors[j]:.3f}", va="center", fontsize="small")
+    for i in range(k):
+        ax.text(starts[i] + sizes[i] / 2, -0.75, f"fold {i + 1}\n({int(sizes[i])})",
+                ha="center", va="bottom", fontsize="x-small")
+    ax.set_yticks(range(k), [f"iteration {j + 1}" for j in range(k)])
+    ax.set_ylim(k - 0.5, -0.9)
+    ax.set_xlim(0, total * (1.12 if errors is not None else 1.0))
+    ax.set_xticks([])
+    ax.grid(False)
+    for side in ("left", "bottom"):
+        ax.spines[side].set_visible(False)
+    if errors is not None:
+        ax.text(total * 1.02, -0.75, "error", fontsize="small", va="bottom")
+
+
+__all__ += ["plot_folds"]
