@@ -1,4 +1,5 @@
-"""Sphinx extension: write the API reference of ``cvbook`` at build time.
+"""Sphinx extension: write the API reference of ``cvbook`` at build time
+(and remove a duplicated script tag from every page, see ``_dedupe_scripts``).
 
 The page ``api/index.md`` holds the marker line ``<!-- cvbook-api -->``. When Sphinx
 reads that page, the marker is replaced by one section per module of the package:
@@ -140,7 +141,68 @@ def _skip_foreign_members(app, what, name, obj, skip, options):
     return None
 
 
+def _dedupe_scripts(app, pagename, templatename, context, doctree) -> None:
+    """Drop a script tag that a page would otherwise carry twice.
+
+    sphinx-thebe registers an inline ``const THEBE_JS_URL = ...`` script when the
+    environment is read; with Sphinx 7.4 it reaches every page twice (once as
+    ``None``, once as ``""`` filename, which Sphinx does not see as equal), and the
+    second ``const`` is a SyntaxError in the reader's console on every page.
+    """
+    scripts = context.get("script_files")
+    if not scripts:
+        return
+    seen, unique = set(), []
+    for js in scripts:
+        key = (str(getattr(js, "filename", js) or ""),
+               tuple(sorted((k, str(v)) for k, v in getattr(js, "attributes", {}).items())))
+        if key not in seen:
+            seen.add(key)
+            unique.append(js)
+    context["script_files"] = unique
+
+
+def _find_object(target: str):
+    """Import ``cvbook.a.b.name`` (a module, or an attribute of the longest
+    importable module prefix); None when it does not exist."""
+    parts = target.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        try:
+            for attr in parts[cut:]:
+                obj = getattr(obj, attr)
+        except AttributeError:
+            return None
+        return obj
+    return None
+
+
+def _resolve_reexport(app, env, node, contnode):
+    """Let a chapter link a re-exported name (``cvbook.datasets.TwoGaussians``):
+    it resolves to the entry of the module that defines the object
+    (``cvbook.datasets.synthetic.TwoGaussians``), where the API page documents it."""
+    if node.get("refdomain") != "py":
+        return None
+    target = node.get("reftarget", "")
+    if not target.startswith("cvbook."):
+        return None
+    obj = _find_object(target)
+    module, qualname = getattr(obj, "__module__", None), getattr(obj, "__qualname__", None)
+    if not (isinstance(module, str) and isinstance(qualname, str)):
+        return None
+    canonical = f"{module}.{qualname}"
+    if canonical == target or not canonical.startswith("cvbook."):
+        return None
+    return env.get_domain("py").resolve_xref(
+        env, node["refdoc"], app.builder, node["reftype"], canonical, node, contnode)
+
+
 def setup(app):
+    app.connect("missing-reference", _resolve_reexport)
     app.connect("source-read", _source_read)
     app.connect("autodoc-skip-member", _skip_foreign_members)
+    app.connect("html-page-context", _dedupe_scripts)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

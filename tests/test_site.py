@@ -1,0 +1,387 @@
+"""The built website as a reader sees it, in a real browser (headless Chromium).
+
+The test serves the built site (``_build/html``) on 127.0.0.1 and opens every page
+in Debian's Chromium, driven by Playwright for Python (Playwright never downloads a
+browser here: ``executable_path`` is the system's ``chromium``). For each page:
+
+* no JavaScript console error and no uncaught exception;
+* MathJax typeset every equation: no raw ``$$``, ``\\begin{``, ``\\(`` or ``\\[`` left
+  in the visible text outside code, and no MathJax error box;
+* every image loaded (``naturalWidth > 0``);
+* every internal link resolves: the target file exists, and so does its ``#anchor``;
+* no request leaves the local server, except MathJax's CDN (see below).
+
+It also checks that the search page finds "Clopper", that chapter pages offer the
+Binder launch button and the ``.ipynb`` download, that the API reference documents
+every module, and it saves a screenshot of each page under ``_build/screenshots/``.
+
+MathJax: the pages load MathJax 3 from its CDN, as readers' browsers do. The test has
+no network, so it answers those requests with the same MathJax release installed from
+the npm registry (``make browser`` runs ``npm install mathjax@3``); nothing else is
+allowed to leave 127.0.0.1.
+
+Environment variables:
+
+``CVBOOK_SITE_DIR``
+    The built site (default ``_build/html``).
+``CVBOOK_REQUIRE_SITE=1``
+    A missing site, browser or MathJax copy fails the test instead of skipping it
+    (``make browser`` sets it; a plain ``pytest`` run skips).
+``CVBOOK_SCREENSHOT_DIR``
+    Where screenshots go (default: ``screenshots/`` next to the site's ``html/``).
+``CVBOOK_MATHJAX_DIR``
+    MathJax's ``es5`` folder (default ``_build/mathjax/node_modules/mathjax/es5``).
+``CVBOOK_CHROMIUM``
+    The browser (default ``/usr/bin/chromium``).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import mimetypes
+import os
+import re
+import threading
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SITE = Path(os.environ.get("CVBOOK_SITE_DIR", ROOT / "_build" / "html")).resolve()
+REQUIRE = os.environ.get("CVBOOK_REQUIRE_SITE", "") not in ("", "0")
+SCREENSHOTS = Path(os.environ.get("CVBOOK_SCREENSHOT_DIR", SITE.parent / "screenshots"))
+MATHJAX_DIR = Path(os.environ.get(
+    "CVBOOK_MATHJAX_DIR", ROOT / "_build" / "mathjax" / "node_modules" / "mathjax" / "es5"))
+CHROMIUM = os.environ.get("CVBOOK_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+#: MathJax as the pages ask for it (Sphinx's default ``mathjax_path``).
+MATHJAX_CDN = "https://cdn.jsdelivr.net/npm/mathjax@3/es5/"
+#: Pages Sphinx generates, not written by us: checked, but not screenshotted.
+GENERATED = {"genindex.html", "py-modindex.html", "search.html", "index.html"}
+#: Text the API page shows for a module that does not exist (api/cvbook_api.py).
+API_MISSING_NOTE = "is not written yet"
+PAGE_TIMEOUT_MS = 30_000
+
+
+def _unavailable(reason: str):
+    """Skip on a developer's plain ``pytest`` run; fail under ``make browser``."""
+    if REQUIRE:
+        pytest.fail(reason, pytrace=False)
+    pytest.skip(reason)
+
+
+def _pages() -> list[str]:
+    """Every HTML page of the site, relative to its root, in a stable order."""
+    if not (SITE / "index.html").is_file():
+        return []
+    skip_dirs = {"_static", "_sources", "_images", "_sphinx_design_static"}
+    return sorted(
+        p.relative_to(SITE).as_posix()
+        for p in SITE.rglob("*.html")
+        if not skip_dirs.intersection(p.relative_to(SITE).parts)
+    )
+
+
+PAGES = _pages()
+
+
+# --------------------------------------------------------------------------- fixtures
+
+
+@pytest.fixture(scope="module")
+def site() -> Path:
+    if not PAGES:
+        _unavailable(f"no built site at {SITE}: run `make build` (or jupyter-book build .) first")
+    return SITE
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:  # keep pytest's output clean
+        pass
+
+
+@pytest.fixture(scope="module")
+def base_url(site: Path):
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser(site: Path):
+    if not Path(CHROMIUM).exists():
+        _unavailable(f"no browser at {CHROMIUM}: `apt-get install chromium` (make chromium)")
+    if not (MATHJAX_DIR / "tex-mml-chtml.js").is_file():
+        _unavailable(f"no MathJax copy at {MATHJAX_DIR}: "
+                     "`npm install --prefix _build/mathjax mathjax@3` (make browser does it)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:  # pragma: no cover - playwright is in the [test] extra
+        _unavailable("playwright is not installed (pip install -e '.[test]')")
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                      args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+class PageRecord:
+    """What one page did while loading: console errors, uncaught exceptions,
+    requests that tried to leave the local server, failed local requests."""
+
+    def __init__(self) -> None:
+        self.console_errors: list[str] = []
+        self.page_errors: list[str] = []
+        self.external: list[str] = []
+        self.failed: list[str] = []
+
+
+def _serve_mathjax(route) -> None:
+    rel = unquote(urlsplit(route.request.url).path)[len(urlsplit(MATHJAX_CDN).path):]
+    path = (MATHJAX_DIR / rel).resolve()
+    if MATHJAX_DIR.resolve() not in path.parents or not path.is_file():
+        route.fulfill(status=404, body="not in the local MathJax copy")
+        return
+    ctype = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+    if path.suffix == ".woff":
+        ctype = "font/woff"
+    route.fulfill(status=200, body=path.read_bytes(), content_type=ctype,
+                  headers={"Access-Control-Allow-Origin": "*"})
+
+
+@pytest.fixture
+def open_page(browser, base_url):
+    """Open a page of the site in a fresh tab; returns (page, record)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900},
+                                  service_workers="block")
+    opened = []
+
+    def _open(rel: str, query: str = ""):
+        record = PageRecord()
+        page = context.new_page()
+        page.set_default_timeout(PAGE_TIMEOUT_MS)
+        page.on("console", lambda m: record.console_errors.append(
+            f"{m.text} ({m.location.get('url', '')}:{m.location.get('lineNumber', '')})")
+            if m.type == "error" else None)
+        page.on("pageerror", lambda e: record.page_errors.append(str(e)))
+        page.on("requestfailed", lambda r: record.failed.append(
+            f"{r.url}: {r.failure}") if r.url.startswith(base_url) else None)
+
+        def _route(route) -> None:
+            url = route.request.url
+            if url.startswith(base_url) or url.startswith(("data:", "blob:")):
+                route.continue_()
+            elif url.startswith(MATHJAX_CDN):
+                _serve_mathjax(route)
+            else:
+                record.external.append(url)
+                route.abort()
+
+        page.route("**/*", _route)
+        page.goto(base_url + rel + query, wait_until="load")
+        opened.append(page)
+        return page, record
+
+    yield _open
+    context.close()
+
+
+# --------------------------------------------------------------------------- helpers
+
+_WAIT_MATHJAX = """
+async () => {
+  const script = document.querySelector('script[src*="mathjax"]');
+  if (!script) return "no-mathjax";
+  const t0 = Date.now();
+  while (!(window.MathJax && window.MathJax.startup && window.MathJax.startup.promise)) {
+    if (Date.now() - t0 > 20000) return "MathJax did not start";
+    await new Promise(r => setTimeout(r, 50));
+  }
+  await window.MathJax.startup.promise;
+  return "typeset";
+}
+"""
+
+_RAW_MATH = r"""
+() => {
+  const skip = 'pre, code, .highlight, script, style, textarea, mjx-container, ' +
+               'mjx-assistive-mml, .MathJax, .bd-search, #pst-search-dialog';
+  const found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const patterns = ['$$', '\\begin{', '\\(', '\\['];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent || parent.closest(skip)) continue;
+    const text = node.textContent;
+    for (const p of patterns) {
+      const i = text.indexOf(p);
+      if (i >= 0) { found.push(text.slice(Math.max(0, i - 30), i + 50).trim()); break; }
+    }
+  }
+  const errors = [...document.querySelectorAll('mjx-merror, .MathJax_Error')]
+    .map(e => e.getAttribute('data-mjx-error') || e.textContent);
+  return {raw: found, errors: errors};
+}
+"""
+
+_IMAGES = """
+async () => {
+  const imgs = [...document.images];
+  imgs.forEach(img => { img.loading = 'eager'; });
+  await Promise.all(imgs.map(img => img.complete ? null :
+      new Promise(r => { img.addEventListener('load', r); img.addEventListener('error', r);
+                         setTimeout(r, 10000); })));
+  return imgs.map(img => ({src: img.currentSrc || img.src, w: img.naturalWidth}));
+}
+"""
+
+_LINKS = """
+() => [...document.querySelectorAll('a[href]')].map(a => a.href)
+"""
+
+
+@functools.lru_cache(maxsize=None)
+def _ids(path: Path) -> frozenset[str]:
+    text = path.read_text(encoding="utf-8", errors="replace")
+    return frozenset(re.findall(r'\sid="([^"]+)"', text)) | frozenset(
+        re.findall(r'\sname="([^"]+)"', text))
+
+
+def _broken_links(hrefs: list[str], base_url: str, page_rel: str) -> list[str]:
+    broken = []
+    for href in sorted(set(hrefs)):
+        if not href.startswith(base_url):
+            continue  # external: not followed (no network)
+        parts = urlsplit(href)
+        rel = unquote(parts.path)[len(urlsplit(base_url).path):]
+        target = SITE / rel
+        if rel == "" or rel.endswith("/"):
+            target = target / "index.html"
+        if not target.is_file():
+            broken.append(f"{href} (no file {target.relative_to(SITE)})")
+            continue
+        fragment = unquote(parts.fragment)
+        if fragment and target.suffix == ".html" and fragment not in _ids(target):
+            broken.append(f"{href} (no anchor #{fragment} in {target.relative_to(SITE)})")
+    return broken
+
+
+def _source_suffix(rel: str) -> str | None:
+    """The suffix of the page's source in ``_sources`` (``.ipynb`` for a notebook)."""
+    stem = rel[:-len(".html")]
+    for suffix in (".ipynb", ".md", ".rst"):
+        if (SITE / "_sources" / f"{stem}{suffix}").is_file():
+            return suffix
+    return None
+
+
+def _screenshot(page, rel: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    name = rel[:-len(".html")].replace("/", "__") + ".png"
+    height = page.evaluate("document.documentElement.scrollHeight")
+    page.screenshot(path=str(SCREENSHOTS / name), full_page=True,
+                    clip={"x": 0, "y": 0, "width": 1280, "height": min(height, 12000)})
+
+
+# --------------------------------------------------------------------------- tests
+
+
+@pytest.mark.parametrize("rel", PAGES or ["<no site>"])
+def test_page(rel: str, site: Path, base_url: str, open_page) -> None:
+    """One page: console, MathJax, images, links, external requests, screenshot."""
+    html = (site / rel).read_text(encoding="utf-8", errors="replace")
+    refresh = re.search(r'http-equiv="refresh" content="\d+;\s*url=([^"]+)"', html, re.I)
+    if refresh:  # index.html: a redirect to the landing page, tested as its own page
+        target = (site / rel).parent / refresh.group(1)
+        assert target.is_file(), f"{rel} redirects to a missing page: {refresh.group(1)}"
+        return
+    page, record = open_page(rel)
+    problems: list[str] = []
+
+    state = page.evaluate(_WAIT_MATHJAX)
+    if state not in ("typeset", "no-mathjax"):
+        problems.append(state)
+    math = page.evaluate(_RAW_MATH)
+    problems += [f"raw TeX left in the text: {s!r}" for s in math["raw"]]
+    problems += [f"MathJax error: {e!r}" for e in math["errors"]]
+
+    images = page.evaluate(_IMAGES)
+    problems += [f"image not loaded: {img['src']}" for img in images if not img["w"]]
+
+    problems += [f"broken link: {b}" for b in _broken_links(page.evaluate(_LINKS), base_url, rel)]
+
+    if rel not in GENERATED:
+        _screenshot(page, rel)
+    page.wait_for_timeout(200)  # late console messages
+    problems += [f"console error: {e}" for e in record.console_errors]
+    problems += [f"uncaught exception: {e}" for e in record.page_errors]
+    problems += [f"failed request: {f}" for f in record.failed]
+    problems += [f"request left the site: {u}" for u in sorted(set(record.external))]
+
+    assert not problems, f"{rel}:\n  " + "\n  ".join(problems)
+
+
+def test_search_finds_clopper(site: Path, open_page) -> None:
+    page, record = open_page("search.html", "?q=Clopper")
+    page.wait_for_function(
+        "() => { const s = document.querySelector('#search-results .search-summary, "
+        "#search-results p'); return s && s.textContent.trim().length > 0 "
+        "&& !/Preparing search|Searching/.test(s.textContent); }")
+    results = page.locator("#search-results ul.search li")
+    titles = [t.strip() for t in results.all_inner_texts()]
+    assert results.count() > 0, "the search page found nothing for 'Clopper'"
+    assert not record.console_errors and not record.page_errors, (
+        record.console_errors + record.page_errors)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "search_Clopper.png"))
+    print(f"search 'Clopper': {len(titles)} results: " + "; ".join(t[:60] for t in titles))
+
+
+def test_chapters_offer_binder_and_ipynb(site: Path) -> None:
+    """Every notebook page has a Binder launch button (JupyterLab) and an .ipynb download."""
+    notebooks = [rel for rel in PAGES if _source_suffix(rel) == ".ipynb"]
+    if not notebooks:
+        _unavailable("the site has no notebook page")
+    missing = []
+    for rel in notebooks:
+        html = (SITE / rel).read_text(encoding="utf-8")
+        binder = re.search(r'href="https://mybinder\.org/v2/[^"]*"', html)
+        if not binder:
+            missing.append(f"{rel}: no Binder launch button")
+        elif "urlpath=lab" not in binder.group(0):
+            missing.append(f"{rel}: Binder does not open JupyterLab ({binder.group(0)})")
+        stem = rel[:-len(".html")]
+        if not re.search(rf'href="[^"]*_sources/{re.escape(stem)}\.ipynb"', html):
+            missing.append(f"{rel}: no .ipynb download button")
+        if not (SITE / "_sources" / f"{stem}.ipynb").is_file():
+            missing.append(f"{rel}: _sources/{stem}.ipynb is missing")
+    assert not missing, "\n".join(missing)
+
+
+def test_api_reference_documents_every_module(site: Path) -> None:
+    html = (SITE / "api" / "index.html").read_text(encoding="utf-8")
+    assert API_MISSING_NOTE not in html, "the API page lists modules that do not exist yet: " + \
+        ", ".join(re.findall(r"<code[^>]*><span class=\"pre\">(cvbook[.\w]*)</span></code> "
+                             + API_MISSING_NOTE, html))
+    modules = sorted(
+        "cvbook." + ".".join(p.relative_to(ROOT / "cvbook").with_suffix("").parts)
+        for p in (ROOT / "cvbook").rglob("*.py")
+        if not any(part.startswith("_") for part in p.relative_to(ROOT / "cvbook").parts)
+    ) + ["cvbook.datasets"]
+    absent = [m for m in modules if f'id="module-{m}"' not in html]
+    assert not absent, f"modules without a section in the API reference: {absent}"
+    for target in ("cvbook.bounds.clopper_pearson_upper",):
+        assert f'id="{target}"' in html, f"{target} is not documented"
