@@ -228,3 +228,17 @@ def test_brute_force_independent_of_n_jobs():
     est = KernelRidge(alpha=0.5, kernel="rbf")
     np.testing.assert_array_equal(loo_predictions(est, X, y, n_jobs=1),
                                   loo_predictions(est, X, y, n_jobs=2))
+
+
+def test_linear_gaussian_regression_risk_matches_monte_carlo():
+    from cvbook.datasets import LinearGaussianRegression
+    dist = LinearGaussianRegression(dim=4, signal=1.5, noise=0.7)
+    w, b = np.array([0.3, -0.2, 1.0, 0.0]), 0.4
+    X, y = dist.sample(400_000, random_state=0)
+    mc = np.mean((y - X @ w - b) ** 2)
+    assert dist.linear_rule_risk(w, b) == pytest.approx(mc, rel=0.01)
+    assert dist.bayes_risk == pytest.approx(0.49)
+    with pytest.raises(ValueError, match="noise"):
+        LinearGaussianRegression(noise=0.0)
+    with pytest.raises(ValueError, match="w must have length"):
+        dist.linear_rule_risk(np.ones(3))

@@ -7,7 +7,8 @@
 """
 
 from .raetsch import RAETSCH_NAMES, fetch_benchmarks, load_raetsch, raetsch_info
-from .synthetic import Ringnorm, Twonorm, TwoGaussians, monte_carlo_risk
+from .synthetic import (LinearGaussianRegression, Ringnorm, Twonorm, TwoGaussians,
+                        monte_carlo_risk)
 
 __all__ = ["TwoGaussians", "Twonorm", "Ringnorm", "monte_carlo_risk", "load_raetsch", "raetsch_info",
-           "fetch_benchmarks", "RAETSCH_NAMES"]
+           "fetch_benchmarks", "RAETSCH_NAMES", "LinearGaussianRegression"]

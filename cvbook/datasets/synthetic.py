@@ -329,3 +329,82 @@ class Ringnorm:
 
 
 __all__ += ["Twonorm", "Ringnorm"]
+
+
+@dataclass(frozen=True)
+class LinearGaussianRegression:
+    """A linear model with Gaussian inputs and noise: the squared-loss risk is exact.
+
+    ``x ~ N(0, I_dim)`` and ``y = x @ coef + noise * eps`` with
+    ``eps ~ N(0, 1)``; ``coef = signal / sqrt(dim) * (1, ..., 1)``, so that
+    ``||coef|| = signal``. For any linear predictor ``f(x) = w @ x + b``,
+
+    ``E[(y - f(x))^2] = ||w - coef||^2 + b^2 + noise^2``,
+
+    the regression counterpart of :meth:`TwoGaussians.linear_rule_risk`.
+
+    Parameters
+    ----------
+    dim : int, default=5
+        Dimension of ``x``.
+    signal : float, default=1.0
+        Norm of the true coefficient vector, ``>= 0``.
+    noise : float, default=1.0
+        Standard deviation of the noise, ``> 0``; ``noise**2`` is the Bayes risk.
+
+    Examples
+    --------
+    >>> dist = LinearGaussianRegression(dim=3, signal=2.0, noise=0.5)
+    >>> X, y = dist.sample(4, random_state=0)
+    >>> X.shape, y.shape
+    ((4, 3), (4,))
+    >>> dist.bayes_risk, round(dist.linear_rule_risk(np.zeros(3)), 6)
+    (0.25, 4.25)
+    """
+
+    dim: int = 5
+    signal: float = 1.0
+    noise: float = 1.0
+
+    def __post_init__(self) -> None:
+        check_int(self.dim, "dim", minimum=1)
+        if not np.isfinite(self.signal) or self.signal < 0:
+            raise ValueError(f"signal must be finite and >= 0, got {self.signal!r}")
+        if not np.isfinite(self.noise) or self.noise <= 0:
+            raise ValueError(f"noise must be finite and > 0, got {self.noise!r}")
+
+    @property
+    def coef(self) -> np.ndarray:
+        """The true coefficients, of norm ``signal``."""
+        return np.full(self.dim, self.signal / np.sqrt(self.dim))
+
+    def sample(self, m: int, random_state=None) -> tuple[np.ndarray, np.ndarray]:
+        """Draw ``m`` i.i.d. points ``(X, y)``, X of shape (m, dim), y of shape (m,)."""
+        m = check_int(m, "m", minimum=1)
+        rng = check_rng(random_state)
+        X = rng.standard_normal((m, self.dim))
+        y = X @ self.coef + self.noise * rng.standard_normal(m)
+        return X, y
+
+    def linear_rule_risk(self, w: ArrayLike, b: float = 0.0) -> float:
+        """Exact squared-loss risk of ``f(x) = w @ x + b``.
+
+        Examples
+        --------
+        >>> dist = LinearGaussianRegression(dim=2, signal=0.0, noise=1.0)
+        >>> dist.linear_rule_risk([1.0, 0.0], b=1.0)
+        3.0
+        """
+        w = check_finite(w, "w").ravel()
+        if w.shape != (self.dim,):
+            raise ValueError(f"w must have length dim={self.dim}, got {w.shape[0]}")
+        b = float(check_finite(b, "b"))
+        return float(np.sum((w - self.coef) ** 2) + b ** 2 + self.noise ** 2)
+
+    @property
+    def bayes_risk(self) -> float:
+        """``noise**2``, the risk of ``f(x) = x @ coef``."""
+        return float(self.noise ** 2)
+
+
+__all__ += ["LinearGaussianRegression"]
