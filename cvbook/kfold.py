@@ -392,11 +392,15 @@ class BiasVariance:
         The K-fold estimate on each data set, for each ``K``.
     truths : ndarray of shape (n_repeats,)
         True risk of the model trained on all ``m`` points of each data set.
+    fold_stds : ndarray of shape (n_repeats, n_k)
+        Standard deviation of the ``K`` fold risks (``ddof=1``) behind each
+        estimate: the "± std" a report quotes next to it.
     """
 
     ks: np.ndarray
     estimates: np.ndarray
     truths: np.ndarray
+    fold_stds: np.ndarray
 
     @property
     def bias(self) -> np.ndarray:
@@ -418,6 +422,17 @@ class BiasVariance:
         """``E[(estimate - true risk)^2]`` for each ``K``."""
         return ((self.estimates - self.truths[:, None]) ** 2).mean(axis=0)
 
+    @property
+    def naive_standard_error(self) -> np.ndarray:
+        """Mean over data sets of ``fold std / sqrt(K)``, for each ``K``.
+
+        The standard error the estimate *would* have if its ``K`` fold risks were
+        independent; they are not (the training sets overlap), and Bengio and
+        Grandvalet (2004) show that no unbiased estimator of the variance exists.
+        Compare with ``sqrt(variance)``.
+        """
+        return (self.fold_stds / np.sqrt(self.ks)[None, :]).mean(axis=0)
+
 
 def _seeded(estimator: Any, rng: np.random.Generator) -> Any:
     model = clone(estimator)
@@ -427,15 +442,16 @@ def _seeded(estimator: Any, rng: np.random.Generator) -> Any:
 
 
 def _bias_variance_one(rng: np.random.Generator, estimator: Any, distribution: Any, m: int,
-                       ks: Sequence[int], n_test: int, stratify: bool) -> tuple[np.ndarray, float]:
-    """One data set: the K-fold estimate for every K, and the true risk on all m."""
+                       ks: Sequence[int], n_test: int,
+                       stratify: bool) -> tuple[np.ndarray, np.ndarray, float]:
+    """One data set: the K-fold estimate (and fold std) for every K, the true risk on all m."""
     X, y = distribution.sample(m, random_state=int(rng.integers(2**31 - 1)))
     model = _seeded(estimator, rng)
-    estimates = [kfold_risks(model, X, y, n_splits=k, stratify=stratify,
-                             random_state=int(rng.integers(2**31 - 1))).mean for k in ks]
+    folds = [kfold_risks(model, X, y, n_splits=k, stratify=stratify,
+                         random_state=int(rng.integers(2**31 - 1))) for k in ks]
     truth = monte_carlo_risk(clone(model).fit(X, y), distribution, n=n_test,
                              random_state=int(rng.integers(2**31 - 1)))
-    return np.asarray(estimates), truth
+    return np.array([f.mean for f in folds]), np.array([f.std for f in folds]), truth
 
 
 def kfold_bias_variance(estimator: Any, distribution: Any, m: int, ks: Sequence[int],
@@ -496,6 +512,6 @@ def kfold_bias_variance(estimator: Any, distribution: Any, m: int, ks: Sequence[
     out = repeat(_bias_variance_one, n_repeats, random_state=random_state, n_jobs=n_jobs,
                  progress=progress, desc="K-fold bias/variance", estimator=estimator,
                  distribution=distribution, m=m, ks=ks, n_test=n_test, stratify=stratify)
-    estimates = np.array([e for e, _ in out])
-    truths = np.array([t for _, t in out])
-    return BiasVariance(ks=np.asarray(ks), estimates=estimates, truths=truths)
+    return BiasVariance(ks=np.asarray(ks), estimates=np.array([e for e, _, _ in out]),
+                        truths=np.array([t for _, _, t in out]),
+                        fold_stds=np.array([s for _, s, _ in out]))

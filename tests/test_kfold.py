@@ -157,3 +157,20 @@ def test_bias_variance_matches_direct_computation():
     np.testing.assert_allclose(bv.bias, np.mean(bv.estimates - bv.truths[:, None], axis=0))
     np.testing.assert_allclose(bv.variance, np.var(bv.estimates, axis=0, ddof=1))
     np.testing.assert_allclose(bv.mse, bv.bias**2 + bv.error_variance * 3 / 4)
+    assert bv.fold_stds.shape == (4, 2)
+    np.testing.assert_allclose(bv.naive_standard_error,
+                               np.mean(bv.fold_stds / np.sqrt([2, 20]), axis=0))
+
+
+def test_bias_variance_one_equals_kfold_risks():
+    # The simulation's estimate for one data set is kfold_risks on that data set.
+    from cvbook.kfold import _bias_variance_one
+    rng = np.random.default_rng(3)
+    est, stds, truth = _bias_variance_one(np.random.default_rng(3), LinearDiscriminantAnalysis(),
+                                          TwoGaussians(), 25, [2, 5], 1000, False)
+    X, y = TwoGaussians().sample(25, random_state=int(rng.integers(2**31 - 1)))
+    for j, k in enumerate([2, 5]):
+        fr = kfold_risks(LinearDiscriminantAnalysis(), X, y, n_splits=k,
+                         random_state=int(rng.integers(2**31 - 1)))
+        assert est[j] == pytest.approx(fr.mean) and stds[j] == pytest.approx(fr.std)
+    assert 0 <= truth <= 1
