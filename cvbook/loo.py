@@ -265,7 +265,10 @@ def kernel_ridge_loo_predictions(K: ArrayLike, y: ArrayLike, alpha: Union[float,
                 "choose another alpha or check that K is positive semi-definite")
         inv = 1.0 / shifted                            # eigenvalues of G, per alpha
         diags = inv @ (U * U).T                        # (n_todo, m): G_ii
-        coefs = np.einsum("mr,kr,ro->kmo", U, inv, Utb)  # (n_todo, m, n_outputs): G b
+        # G b for every alpha in one matrix product: (m, r) @ (r, n_todo * n_outputs)
+        scaled = inv.T[:, :, None] * Utb[:, None, :]
+        coefs = (U @ scaled.reshape(U.shape[1], -1)).reshape(m, todo.size, -1)
+        coefs = coefs.transpose(1, 0, 2)               # (n_todo, m, n_outputs)
         for j, k in enumerate(todo):
             small = np.abs(diags[j]) <= tol * np.max(np.abs(inv[j]))
             if np.any(small):
