@@ -23,7 +23,9 @@ It exits with status 1 if the results differ, 2 if the ratio is below ``--target
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import platform
 import sys
 import time
 
@@ -47,6 +49,9 @@ def main(argv=None) -> int:
     parser.add_argument("--repeats", type=int, default=60, help="data sets per run")
     parser.add_argument("--rounds", type=int, default=2, help="timed runs per n_jobs")
     parser.add_argument("--target", type=float, default=1.7, help="ratio to reach")
+    parser.add_argument("--json", default=None,
+                        help="also write the timings and the ratio to this JSON file "
+                             "(results/bench_simulation_parallel.json, read by chapter 3)")
     args = parser.parse_args(argv)
 
     print(f"cores visible: {os.cpu_count()}; repetitions per run: {args.repeats}; "
@@ -73,6 +78,22 @@ def main(argv=None) -> int:
     print(f"load average after: {os.getloadavg()[0]:.1f} (above the core count, other "
           "processes compete for the cores and the ratio understates the speed-up)")
     print(f"speed-up ratio (n_jobs=1 time / n_jobs=2 time): {ratio:.2f}")
+    if args.json:
+        record = {
+            "script": "benchmarks/bench_simulation_parallel.py",
+            "command": " ".join([os.path.basename(sys.executable)] + sys.argv),
+            "simulation": "kfold_bias_variance(LDA, TwoGaussians(dim=5), m=40, "
+                          "ks=[2, 3, 5, 10, 20, 40], n_test=20000)",
+            "n_repeats": args.repeats, "rounds": args.rounds,
+            "seconds_n_jobs_1": times[1], "seconds_n_jobs_2": times[2],
+            "ratio": ratio, "identical": bool(same),
+            "cpu_count": os.cpu_count(), "load_average_after": os.getloadavg()[0],
+            "python": platform.python_version(),
+            "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        }
+        with open(args.json, "w") as fh:
+            json.dump(record, fh, indent=2)
+        print(f"written {args.json}")
     if not same:
         return 1
     if ratio < args.target:
