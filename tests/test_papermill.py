@@ -14,8 +14,10 @@ Every parameter of the ``parameters`` cell must appear in one of the two.
 
 from __future__ import annotations
 
-import functools
+import hashlib
 import json
+import os
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import nbformat
@@ -49,18 +51,55 @@ def glued_values(nb: nbformat.NotebookNode) -> dict[str, str]:
     return values
 
 
-@functools.lru_cache(maxsize=None)
-def _run(nb_path: Path, params_json: str, out_dir: str) -> dict[str, str]:
-    params = json.loads(params_json)
-    out = Path(out_dir) / f"{nb_path.stem}-{abs(hash(params_json))}.ipynb"
-    pm.execute_notebook(str(nb_path), str(out), parameters=params, cwd=str(nb_path.parent),
-                        progress_bar=False, log_output=False)
+def _execute(nb_path: str, params_json: str, out_dir: str) -> dict[str, str]:
+    """Run one notebook with papermill (in a worker process); return its glued values."""
+    digest = hashlib.sha1(params_json.encode()).hexdigest()[:12]
+    out = Path(out_dir) / f"{Path(nb_path).stem}-{digest}.ipynb"
+    pm.execute_notebook(nb_path, str(out), parameters=json.loads(params_json),
+                        cwd=str(Path(nb_path).parent), progress_bar=False, log_output=False)
     return glued_values(nbformat.read(out, as_version=4))
 
 
+def _key(params: dict) -> str:
+    return json.dumps(params, sort_keys=True)
+
+
 @pytest.fixture(scope="session")
-def out_dir(tmp_path_factory) -> str:
-    return str(tmp_path_factory.mktemp("papermill"))
+def runs(request, tmp_path_factory) -> dict:
+    """Every papermill run the selected tests need, executed up front in parallel.
+
+    Each chapter runs once with its ``smoke`` parameters and once per perturbed
+    parameter; the runs are independent, so two worker processes (one per core)
+    halve the wall time. ``CVBOOK_PAPERMILL_WORKERS`` changes the number.
+    """
+    out_dir = str(tmp_path_factory.mktemp("papermill"))
+    wanted: set[tuple[str, str]] = set()
+    for item in request.session.items:
+        spec = getattr(item, "callspec", None)
+        if spec is None or "must_change" not in spec.params:
+            continue
+        nb_path, name, value = spec.params["nb_path"], spec.params["name"], spec.params["value"]
+        smoke = _meta(nb_path).get("smoke", {})
+        wanted.add((str(nb_path), _key(smoke)))
+        wanted.add((str(nb_path), _key({**smoke, name: value})))
+    workers = int(os.environ.get("CVBOOK_PAPERMILL_WORKERS", "2"))
+    results: dict = {}
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = {pool.submit(_execute, nb, params, out_dir): (nb, params)
+                   for nb, params in sorted(wanted)}
+        for future, key in futures.items():
+            try:
+                results[key] = future.result()
+            except Exception as exc:  # reported by the test that needs this run
+                results[key] = exc
+    return results
+
+
+def _get(runs: dict, nb_path: Path, params: dict) -> dict[str, str]:
+    result = runs[(str(nb_path), _key(params))]
+    if isinstance(result, Exception):
+        raise AssertionError(f"{nb_path.name} failed with parameters {params}: {result}")
+    return result
 
 
 def test_every_chapter_is_checked():
@@ -94,12 +133,12 @@ def _cases():
 
 
 @pytest.mark.parametrize("nb_path, name, value, must_change", list(_cases()))
-def test_parameter_takes_effect(nb_path: Path, name: str, value, must_change: bool, out_dir: str):
+def test_parameter_takes_effect(nb_path: Path, name: str, value, must_change: bool, runs: dict):
     smoke = _meta(nb_path).get("smoke", {})
-    base = _run(nb_path, json.dumps(smoke, sort_keys=True), out_dir)
+    base = _get(runs, nb_path, smoke)
     assert base, f"{nb_path.name}: the smoke run glued no value to compare"
     assert smoke.get(name) != value, f"{nb_path.name}: {name}={value!r} is the smoke value itself"
-    changed = _run(nb_path, json.dumps({**smoke, name: value}, sort_keys=True), out_dir)
+    changed = _get(runs, nb_path, {**smoke, name: value})
     assert changed.keys() == base.keys()
     differing = sorted(k for k in base if base[k] != changed[k])
     if must_change:
