@@ -149,3 +149,99 @@ def plot_folds(ax, sizes: Sequence[int], errors: Sequence[float] | None = None,
 
 
 __all__ += ["plot_folds"]
+
+
+#: Colour and marker of each estimate of chapter 6 (keys of ``cvbook.coverage.METHODS``).
+COVERAGE_STYLE: dict[str, tuple[str, str]] = {
+    "holdout": (COLORS["holdout"], "o"),
+    "ckcv": (COLORS["ckcv"], "s"),
+    "ckcv_refit": ("#c5b0d5", "D"),
+    "kfold": (COLORS["kfold"], "v"),
+    "kfold_2std": ("#17becf", "^"),
+}
+
+
+def plot_coverage(ax, summary, methods=None, labels=None, n_se: float = 2.0) -> None:
+    """Coverage against the nominal level ``1 - delta``, with ``±n_se`` SE bars.
+
+    Parameters
+    ----------
+    ax : matplotlib Axes
+    summary : list of dict
+        Rows of :func:`cvbook.coverage.summarize` for one ``(n, k)``, several
+        ``delta``.
+    methods : sequence of str, optional
+        Which estimates to draw (default: all present, in order).
+    labels : dict, optional
+        Legend label of each method.
+    n_se : float, default=2.0
+        Half-width of the error bars in standard errors.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> plot_coverage(ax, [{"method": "holdout", "delta": 0.1, "coverage": 0.92, "se": 0.01}])
+    >>> plt.close(fig)
+    """
+    methods = methods or list(dict.fromkeys(r["method"] for r in summary))
+    labels = labels or {}
+    nominal = sorted({1 - r["delta"] for r in summary})
+    lo, hi = min(nominal + [r["coverage"] for r in summary]), 1.0
+    ax.plot([lo - 0.02, hi], [lo - 0.02, hi], color=COLORS["nominal"], linestyle="--",
+            linewidth=1, label="nominal 1 − δ")
+    offsets = np.linspace(-0.006, 0.006, len(methods)) if len(methods) > 1 else [0.0]
+    for off, m in zip(offsets, methods):
+        rows = sorted((r for r in summary if r["method"] == m), key=lambda r: -r["delta"])
+        if not rows:
+            continue
+        x = np.array([1 - r["delta"] for r in rows]) + off
+        y = np.array([r["coverage"] for r in rows])
+        e = n_se * np.array([r["se"] for r in rows])
+        color, marker = COVERAGE_STYLE.get(m, (None, "o"))
+        ax.errorbar(x, y, yerr=e, color=color, marker=marker, linestyle="-", linewidth=1,
+                    markersize=4, capsize=2, label=labels.get(m, m))
+    ax.set_xlabel("nominal level 1 − δ")
+    ax.set_ylabel("coverage P(estimate ≥ true risk)")
+
+
+def plot_slack_vs_n(ax, summary, methods=None, labels=None) -> None:
+    """Slack (estimate − true risk) against ``n``: median and 5–95% band.
+
+    Parameters
+    ----------
+    ax : matplotlib Axes
+    summary : list of dict
+        Rows of :func:`cvbook.coverage.summarize` for one ``(k, delta)``.
+    methods : sequence of str, optional
+    labels : dict, optional
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> plot_slack_vs_n(ax, [{"method": "kfold", "n": 100, "slack_q05": -0.05,
+    ...                       "slack_q50": 0.0, "slack_q95": 0.05}])
+    >>> plt.close(fig)
+    """
+    methods = methods or list(dict.fromkeys(r["method"] for r in summary))
+    labels = labels or {}
+    for m in methods:
+        rows = sorted((r for r in summary if r["method"] == m), key=lambda r: r["n"])
+        if not rows:
+            continue
+        n = np.array([r["n"] for r in rows])
+        color, marker = COVERAGE_STYLE.get(m, (None, "o"))
+        ax.plot(n, [r["slack_q50"] for r in rows], color=color, marker=marker, markersize=4,
+                label=labels.get(m, m))
+        ax.fill_between(n, [r["slack_q05"] for r in rows], [r["slack_q95"] for r in rows],
+                        color=color, alpha=0.15, linewidth=0)
+    ax.axhline(0.0, color=COLORS["truth"], linewidth=1)
+    ax.set_xscale("log")
+    ax.set_xticks(sorted({r["n"] for r in summary}), [str(v) for v in sorted({r["n"] for r in summary})])
+    ax.minorticks_off()
+    ax.set_xlabel("n (points available)")
+    ax.set_ylabel("slack = estimate − true risk")
+
+
+__all__ += ["COVERAGE_STYLE", "plot_coverage", "plot_slack_vs_n"]
