@@ -13,7 +13,8 @@ browser here: ``executable_path`` is the system's ``chromium``). For each page:
 
 It also checks that the search page finds "Clopper", that chapter pages offer the
 Binder launch button and the ``.ipynb`` download, that the API reference documents
-every module, and it saves a screenshot of each page under ``_build/screenshots/``.
+every module, and it saves a screenshot of each page under ``_build/screenshots/``
+(the whole page for the landing page and the chapters, the first screen otherwise).
 
 MathJax: the pages load MathJax 3 from its CDN, as readers' browsers do. The test has
 no network, so it answers those requests with the same MathJax release installed from
@@ -289,11 +290,16 @@ def _source_suffix(rel: str) -> str | None:
 
 
 def _screenshot(page, rel: str) -> None:
+    """The whole page (up to 12,000 px) for the landing page and the chapters, what a
+    reader sees first (one screen) for the appendix pages; full-page shots are slow."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     name = rel[:-len(".html")].replace("/", "__") + ".png"
-    height = page.evaluate("document.documentElement.scrollHeight")
-    page.screenshot(path=str(SCREENSHOTS / name), full_page=True,
-                    clip={"x": 0, "y": 0, "width": 1280, "height": min(height, 12000)})
+    if rel.startswith("chapters/") or rel == "intro.html":
+        height = page.evaluate("document.documentElement.scrollHeight")
+        page.screenshot(path=str(SCREENSHOTS / name), full_page=True,
+                        clip={"x": 0, "y": 0, "width": 1280, "height": min(height, 12000)})
+    else:
+        page.screenshot(path=str(SCREENSHOTS / name))
 
 
 # --------------------------------------------------------------------------- tests
@@ -385,3 +391,23 @@ def test_api_reference_documents_every_module(site: Path) -> None:
     assert not absent, f"modules without a section in the API reference: {absent}"
     for target in ("cvbook.bounds.clopper_pearson_upper",):
         assert f'id="{target}"' in html, f"{target} is not documented"
+
+
+def test_execution_table_lists_every_chapter(site: Path) -> None:
+    """The execution-time page ({nb-exec-table}) has a row per chapter, each executed
+    at build time and successful (a site built with execution off fails here)."""
+    notebooks = [rel[:-len(".html")] for rel in PAGES if _source_suffix(rel) == ".ipynb"]
+    html = (SITE / "exec_times.html").read_text(encoding="utf-8")
+    rows = {doc: cells for doc, cells in re.findall(
+        r'<span class="doc">([^<]+)</span></a></p></td>(.*?)</tr>', html, re.S)}
+    problems = []
+    for doc in notebooks:
+        if doc not in rows:
+            problems.append(f"{doc}: no row in the execution table")
+            continue
+        cells = re.findall(r"<td><p>(.*?)</p></td>", rows[doc], re.S)
+        if "✅" not in cells[-1:]:
+            problems.append(f"{doc}: status {cells[-1:]} in the execution table")
+        else:
+            print(f"{doc}: executed in {cells[2] if len(cells) > 2 else '?'} s")
+    assert not problems, "\n".join(problems)
