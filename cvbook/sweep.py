@@ -176,9 +176,10 @@ def _run_path(out: Path, name: str, realisation: int) -> Path:
 
 
 def _run_and_write(out: Path, name: str, realisation: int, grid: Table1Grid,
-                   data_home) -> dict[str, Any]:
+                   data_home, commit: str | None) -> dict[str, Any]:
     record = run_one(name, realisation, grid, data_home, n_jobs=1)
     record["grid"] = grid.to_dict()
+    record["commit"] = commit
     atomic_write_text(_run_path(out, name, realisation), json.dumps(record, indent=1) + "\n")
     return record
 
@@ -277,7 +278,8 @@ def run_sweep(out: str | os.PathLike, names: Sequence[str] = RAETSCH_NAMES,
     todo.sort(key=lambda t: -raetsch_info(t[0]).n_train ** 2 * (1 + raetsch_info(t[0]).d / 20))
     t0 = time.time()
     started = time.strftime("%Y-%m-%dT%H:%M:%S%z")
-    tasks = (delayed(_run_and_write)(out, n, r, grid, data_home) for n, r in todo)
+    commit = _git_commit()  # the code that runs is the code at the start
+    tasks = (delayed(_run_and_write)(out, n, r, grid, data_home, commit) for n, r in todo)
     peak = 0.0
     for rec in tqdm(Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks),
                     total=len(todo), desc="Table 1", disable=not progress):
@@ -295,7 +297,7 @@ def run_sweep(out: str | os.PathLike, names: Sequence[str] = RAETSCH_NAMES,
         "n_jobs": n_jobs, "cpu_count": os.cpu_count(),
         "peak_rss_mb_per_worker": peak,
         "peak_rss_mb_main": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-        "commit": _git_commit(), "versions": _versions(), "machine": platform.machine(),
+        "commit": commit, "versions": _versions(), "machine": platform.machine(),
     })
     expected = len(RAETSCH_NAMES) * 10
     prov.update({
