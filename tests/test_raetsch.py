@@ -206,6 +206,8 @@ def test_search_order_in_data_home(tmp_path):
     _write_mat(home / "benchmarks.mat", {"thyroid": _toy(11)})
     assert find_raetsch_source("thyroid", home) == home / "benchmarks.mat"   # canonical wins
     assert find_raetsch_source("thyroid", home / "thyroid.npz") == home / "thyroid.npz"
+    with pytest.raises(ValueError, match="holds 'thyroid', not name='heart'"):
+        load_raetsch("heart", 1, data_home=home / "thyroid.npz")
 
 
 def test_environment_variable_points_at_a_folder(tmp_path, monkeypatch):

@@ -377,6 +377,9 @@ def load_raetsch(name: str, realisation: int, data_home: Optional[PathLike] = No
     if path is None:
         path = fetch_benchmarks()
     if path.suffix == ".npz":
+        if path.stem != name:
+            raise ValueError(f"data_home points at {path}, which holds {path.stem!r}, "
+                             f"not name={name!r}")
         data = _read_npz(str(path), _stamp(path))
     else:
         data = _read_mat(str(path), name, _stamp(path))
