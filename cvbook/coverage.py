@@ -541,6 +541,7 @@ def _atomic_write(path: Path, write) -> None:
     os.close(fd)
     try:
         write(tmp)
+        os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
