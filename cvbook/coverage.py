@@ -62,6 +62,7 @@ from .simulation import repeat
 __all__ = [
     "METHODS",
     "DISTRIBUTIONS",
+    "TUNED_K",
     "make_distribution",
     "default_learner",
     "true_risk",
@@ -281,6 +282,14 @@ def coverage_trial(rng: np.random.Generator, distribution, n_values: Sequence[in
     -------
     numpy.ndarray of shape (n_records, 6)
         Columns ``method index, n, k, delta, estimate, true risk``.
+
+    Examples
+    --------
+    >>> est, grid = default_learner("twogaussians")
+    >>> rows = coverage_trial(np.random.default_rng(0), make_distribution("twogaussians"),
+    ...                       [40], [4], [0.05], est, grid, n_splits=2)
+    >>> rows.shape          # one row per estimate
+    (5, 6)
     """
     rows: list[tuple[float, ...]] = []
     seeds = rng.integers(0, 2**31 - 1, size=(len(n_values), 4))
@@ -554,6 +563,17 @@ def save_results(path: str | os.PathLike, records: Mapping[str, np.ndarray],
 
     Both files are written to a temporary name and renamed, so a reader never
     sees half a file.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> rec = {"method": np.array(["kfold"]), "n": np.array([50]), "k": np.array([5]),
+    ...        "delta": np.array([0.05]), "estimate": np.array([0.2]), "risk": np.array([0.1])}
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     save_results(pathlib.Path(tmp) / "run", rec, {"seed": 0})
+    ...     records, provenance = load_results(pathlib.Path(tmp) / "run")
+    >>> records["estimate"].tolist(), provenance
+    ([0.2], {'seed': 0})
     """
     path = Path(path)
     npz, js = path.with_suffix(".npz"), path.with_suffix(".json")
@@ -568,7 +588,15 @@ def save_results(path: str | os.PathLike, records: Mapping[str, np.ndarray],
 
 
 def load_results(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """Read what :func:`save_results` wrote: ``(records, provenance)``."""
+    """Read what :func:`save_results` wrote: ``(records, provenance)``.
+
+    Examples
+    --------
+    >>> load_results("no/such/run")
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: [Errno 2] No such file or directory: 'no/such/run.npz'
+    """
     path = Path(path)
     with np.load(path.with_suffix(".npz"), allow_pickle=False) as data:
         records = {k: data[k] for k in data.files}
@@ -588,7 +616,15 @@ def _versions() -> dict[str, str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command line: run one study and save it with its provenance."""
+    """Command line: run one study and save it with its provenance.
+
+    Examples
+    --------
+    >>> main(["--help"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    SystemExit: 0
+    """
     parser = argparse.ArgumentParser(
         prog="python -m cvbook.coverage",
         description="Coverage and tightness of risk estimates on a known distribution.")
