@@ -1,5 +1,7 @@
-"""Sphinx extension: write the API reference of ``cvbook`` at build time
-(and remove a duplicated script tag from every page, see ``_dedupe_scripts``).
+"""Sphinx extension: write the API reference of ``cvbook`` at build time.
+
+It also registers the bibliography style ``cvbook`` (author-year labels) and removes
+a duplicated script tag from every page (``_dedupe_scripts``).
 
 The page ``api/index.md`` holds the marker line ``<!-- cvbook-api -->``. When Sphinx
 reads that page, the marker is replaced by one section per module of the package:
@@ -200,7 +202,47 @@ def _resolve_reexport(app, env, node, contnode):
         env, node["refdoc"], app.builder, node["reftype"], canonical, node, contnode)
 
 
+def _register_bibliography_style() -> None:
+    """``bibtex_default_style: cvbook``: pybtex's plain style, with entries labelled
+    as the text cites them, [Clopper and Pearson, 1934] rather than [7]."""
+    from pybtex.plugin import register_plugin
+    from pybtex.richtext import Text
+    from pybtex.style.formatting.plain import Style as PlainStyle
+    from pybtex.style.labels import BaseLabelStyle
+
+    def last_name(person) -> str:
+        return Text.from_latex(" ".join(person.prelast_names + person.last_names)).render_as("text")
+
+    class AuthorYearLabels(BaseLabelStyle):
+        def format_labels(self, sorted_entries):
+            labels = []
+            for entry in sorted_entries:
+                people = entry.persons.get("author") or entry.persons.get("editor") or []
+                names = [last_name(p) for p in people]
+                if not names:
+                    who = entry.key
+                elif len(names) == 1:
+                    who = names[0]
+                elif len(names) == 2:
+                    who = f"{names[0]} and {names[1]}"
+                else:
+                    who = f"{names[0]} et al."
+                labels.append(f"{who}, {entry.fields.get('year', 'n.d.')}")
+            for i, label in enumerate(labels):  # 2012a, 2012b when two coincide
+                same = [j for j, other in enumerate(labels) if other == label]
+                if len(same) > 1:
+                    labels[i] = label + "abcdefghij"[same.index(i)]
+            yield from labels
+
+    class Style(PlainStyle):
+        default_label_style = "cvbook_author_year"
+
+    register_plugin("pybtex.style.labels", "cvbook_author_year", AuthorYearLabels)
+    register_plugin("pybtex.style.formatting", "cvbook", Style)
+
+
 def setup(app):
+    _register_bibliography_style()
     app.connect("missing-reference", _resolve_reexport)
     app.connect("source-read", _source_read)
     app.connect("autodoc-skip-member", _skip_foreign_members)
