@@ -12,8 +12,9 @@ browser here: ``executable_path`` is the system's ``chromium``). For each page:
 * no request leaves the local server, except MathJax's CDN (see below).
 
 It also checks that the search page finds "Clopper", that chapter pages offer the
-Binder launch button and the ``.ipynb`` download, that the API reference documents
-every module, and it saves a screenshot of each page under ``_build/screenshots/``
+Binder launch button and the ``.ipynb`` download, that every plot of a chapter is a
+numbered figure with a caption, that the execution-time table lists every chapter as
+executed, that the API reference documents every module, and it saves a screenshot of each page under ``_build/screenshots/``
 (the whole page for the landing page and the chapters, the first screen otherwise).
 
 MathJax: the pages load MathJax 3 from its CDN, as readers' browsers do. The test has
@@ -410,4 +411,27 @@ def test_execution_table_lists_every_chapter(site: Path) -> None:
             problems.append(f"{doc}: status {cells[-1:]} in the execution table")
         else:
             print(f"{doc}: executed in {cells[2] if len(cells) > 2 else '?'} s")
+    assert not problems, "\n".join(problems)
+
+
+def test_chapter_figures_have_captions(site: Path) -> None:
+    """Every plot in a chapter is a numbered figure with a caption ({glue:figure} or
+    {figure}), so that the text can refer to it by number."""
+    problems = []
+    for rel in PAGES:
+        if _source_suffix(rel) != ".ipynb":
+            continue
+        html = (SITE / rel).read_text(encoding="utf-8")
+        html = html[html.find('id="main-content"'):]
+        figures = re.findall(r"<figure.*?</figure>", html, re.S)
+        in_figures = sum(f.count("<img ") for f in figures)
+        plots = len(re.findall(r'<img [^>]*src="[^"]*_images/', html))
+        if plots > in_figures:
+            problems.append(f"{rel}: {plots - in_figures} of {plots} plots are not in a figure")
+        uncaptioned = [f for f in figures if "<figcaption" not in f]
+        if uncaptioned:
+            problems.append(f"{rel}: {len(uncaptioned)} figure(s) without a caption")
+        unnumbered = [f for f in figures if "<figcaption" in f and 'class="caption-number"' not in f]
+        if unnumbered:
+            problems.append(f"{rel}: {len(unnumbered)} caption(s) without a figure number")
     assert not problems, "\n".join(problems)
