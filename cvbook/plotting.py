@@ -201,6 +201,7 @@ def plot_coverage(ax, summary, methods=None, labels=None, n_se: float = 2.0) -> 
         color, marker = COVERAGE_STYLE.get(m, (None, "o"))
         ax.errorbar(x, y, yerr=e, color=color, marker=marker, linestyle="-", linewidth=1,
                     markersize=4, capsize=2, label=labels.get(m, m))
+    ax.set_ylim(top=1.01)
     ax.set_xlabel("nominal level 1 − δ")
     ax.set_ylabel("coverage P(estimate ≥ true risk)")
 
