@@ -528,6 +528,15 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         ``n_splits`` models of its selected row on the same splits as in the
         search (cheap: ``n_splits`` fits), so the k = 5 and k = 10 columns of
         Table 1 come from one fit.
+
+        Parameters
+        ----------
+        k : int or None
+            As in :meth:`selected_index`.
+
+        Returns
+        -------
+        list of fitted estimators
         """
         check_is_fitted(self, "estimators_")
         row = self.selected_index(k)
