@@ -62,8 +62,34 @@ chromium:
 	    echo "Installing Debian's chromium for the browser test"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
-browser: install chromium
+# The pages load MathJax 3 from its CDN; the browser test has no network and answers those
+# requests from a local copy installed once from the npm registry (git-ignored, under _build/).
+MATHJAX := _build/mathjax/node_modules/mathjax/es5/tex-mml-chtml.js
+
+$(MATHJAX):
+	@mkdir -p _build/mathjax
+	npm install --prefix _build/mathjax --no-save --no-audit --no-fund --loglevel=error mathjax@3.2.2
+
+# CVBOOK_REQUIRE_SITE=1: a missing site, browser or MathJax copy fails the test (plain pytest
+# skips). Screenshots of every chapter go to _build/screenshots/.
+browser: install chromium $(MATHJAX)
 	$(call timed,browser,CVBOOK_REQUIRE_SITE=1 $(PYTEST) tests/test_site.py)
 
 clean:
 	rm -rf _build
+
+# --- long runs and benchmarks (not part of `make test`) ----------------------------------
+# DATA_HOME: a folder with the Rätsch benchmarks (benchmarks.mat or <name>.npz); empty means
+# the loader's default ($CVBOOK_DATA, else download benchmarks.mat once, checksum verified).
+DATA_HOME ?=
+
+sweep: install  ## Table 1 of Anguita et al.: 13 data sets x 10 realisations, resumable
+	$(BIN)/python -m cvbook.sweep --out results/table1 --n-jobs 2 $(if $(DATA_HOME),--data-home $(DATA_HOME))
+
+coverage-run: install  ## the large coverage run behind chapter 6's committed figures
+	PYTHON=$(BIN)/python sh results/coverage/run_large.sh
+
+bench: install  ## speed benchmarks; each prints ratios against a baseline in the same process
+	$(BIN)/python benchmarks/bench_simulation_parallel.py
+	$(BIN)/python benchmarks/bench_loo.py
+	$(if $(DATA_HOME),CVBOOK_DATA=$(DATA_HOME)) $(BIN)/python benchmarks/bench_ckcv.py
