@@ -1,7 +1,8 @@
 """Sphinx extension: write the API reference of ``cvbook`` at build time.
 
-It also registers the bibliography style ``cvbook`` (author-year labels) and removes
-a duplicated script tag from every page (``_dedupe_scripts``).
+It also registers the bibliography style ``cvbook`` (author-year labels), removes
+a duplicated script tag from every page (``_dedupe_scripts``), and lets
+``{glue:text}`` format NumPy scalars (``_accept_numpy_scalars_in_glue``).
 
 The page ``api/index.md`` holds the marker line ``<!-- cvbook-api -->``. When Sphinx
 reads that page, the marker is replaced by one section per module of the package:
@@ -22,6 +23,7 @@ import ast
 import importlib
 import importlib.util
 import pkgutil
+import re
 from pathlib import Path
 
 MARKER = "<!-- cvbook-api -->"
@@ -241,8 +243,36 @@ def _register_bibliography_style() -> None:
     register_plugin("pybtex.style.formatting", "cvbook", Style)
 
 
+_NUMPY_SCALAR_REPR = re.compile(r"^np\.[a-z_]+\d*\((.*)\)$", re.S)
+
+
+def _accept_numpy_scalars_in_glue() -> None:
+    """``{glue:text}`key:.3f``` of a value glued as a NumPy scalar.
+
+    With NumPy 2 the text glued for ``np.float64(0.18)`` is its repr,
+    ``"np.float64(0.18)"``, which myst-nb cannot read back as a number: every such
+    role is a build warning ("could not convert string to float"). Read the number
+    inside the repr instead. (Gluing ``float(x)`` in the chapter avoids it as well.)
+    """
+    from myst_nb.core import variables
+    from myst_nb.ext.glue import crossref, roles
+
+    original = variables.format_plain_text
+    if getattr(original, "cvbook_patched", False):
+        return
+
+    def format_plain_text(text: str, fmt_spec: str) -> str:
+        match = _NUMPY_SCALAR_REPR.match(text.strip())
+        return original(match.group(1) if match else text, fmt_spec)
+
+    format_plain_text.cvbook_patched = True
+    for module in (variables, crossref, roles):
+        module.format_plain_text = format_plain_text
+
+
 def setup(app):
     _register_bibliography_style()
+    _accept_numpy_scalars_in_glue()
     app.connect("missing-reference", _resolve_reexport)
     app.connect("source-read", _source_read)
     app.connect("autodoc-skip-member", _skip_foreign_members)

@@ -235,7 +235,16 @@ _RAW_MATH = r"""
   }
   const errors = [...document.querySelectorAll('mjx-merror, .MathJax_Error')]
     .map(e => e.getAttribute('data-mjx-error') || e.textContent);
-  return {raw: found, errors: errors};
+  // a glued NumPy scalar shown as its repr ("np.float64(0.18)") in the prose
+  const reprs = [];
+  const walker2 = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker2.nextNode(); node; node = walker2.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent || parent.closest('pre, code, .highlight, script, style, .cell_output')) continue;
+    const m = node.textContent.match(/np\.[a-z_]+\d*\([^)]*\)/);
+    if (m) reprs.push(m[0]);
+  }
+  return {raw: found, errors: errors, reprs: reprs};
 }
 """
 
@@ -324,6 +333,7 @@ def test_page(rel: str, site: Path, base_url: str, open_page) -> None:
     math = page.evaluate(_RAW_MATH)
     problems += [f"raw TeX left in the text: {s!r}" for s in math["raw"]]
     problems += [f"MathJax error: {e!r}" for e in math["errors"]]
+    problems += [f"NumPy repr in the text (glue float(x)): {r!r}" for r in math["reprs"]]
 
     images = page.evaluate(_IMAGES)
     problems += [f"image not loaded: {img['src']}" for img in images if not img["w"]]
