@@ -535,13 +535,24 @@ def format_table(summary: Sequence[Mapping[str, Any]], digits: int = 3) -> str:
 # --------------------------------------------------------------------------- #
 # Large runs: results on disk, with provenance
 
-def _git_commit() -> str | None:
+def _git(*args: str) -> str | None:
     try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+        out = subprocess.run(["git", *args], capture_output=True, text=True,
                              cwd=Path(__file__).resolve().parent, timeout=10)
-        return out.stdout.strip() or None
+        return out.stdout.strip() if out.returncode == 0 else None
     except (OSError, subprocess.SubprocessError):
         return None
+
+
+def _git_commit() -> str | None:
+    """HEAD of the repository holding the package, or None outside git."""
+    return _git("rev-parse", "HEAD") or None
+
+
+def _git_dirty() -> list[str] | None:
+    """Files of the package that differ from HEAD (the code that ran is not HEAD's)."""
+    out = _git("status", "--porcelain", "--", str(Path(__file__).resolve().parent))
+    return None if out is None else [line[3:] for line in out.splitlines()]
 
 
 def _atomic_write(path: Path, write) -> None:
@@ -641,6 +652,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--n-jobs", type=int, default=None)
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
+    commit, dirty = _git_commit(), _git_dirty()   # the code that runs: read before the run
     start = time.time()
     records = run_coverage(args.distribution, args.n, args.k, args.delta, args.n_repeats,
                            n_splits=args.n_splits, n_fresh=args.n_fresh, tune_k=args.tune_k,
@@ -652,7 +664,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.argv[1:] if argv is None else list(argv)),
         "parameters": {key: value for key, value in vars(args).items() if key != "no_progress"},
         "estimator": repr(estimator), "param_grid": grid,
-        "versions": _versions(), "commit": _git_commit(),
+        "versions": _versions(), "commit": commit, "uncommitted_package_files": dirty,
         "wall_time_s": round(time.time() - start, 1), "cpu_count": os.cpu_count(),
         "n_jobs": args.n_jobs, "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
