@@ -35,7 +35,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from joblib import Parallel, delayed
+from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.model_selection import ParameterGrid
@@ -195,6 +195,16 @@ def _generic_task(X: np.ndarray, y: np.ndarray, base: BaseEstimator, points: lis
         out[j, 0] = _fit_count(est, X[tr], y[tr], X[ms], y[ms])
         out[j, 1] = _fit_count(est, X[trms], y[trms], X[ee], y[ee])
     return out
+
+
+def _precomputed_chunk(K, t, base_params, points, splits) -> list[np.ndarray]:
+    """:func:`_precomputed_task` on several splits (one joblib task)."""
+    return [_precomputed_task(K, t, base_params, points, *split) for split in splits]
+
+
+def _generic_chunk(X, y, base, points, splits) -> list[np.ndarray]:
+    """:func:`_generic_task` on several splits (one joblib task)."""
+    return [_generic_task(X, y, base, points, *split) for split in splits]
 
 
 class _RBFMember(ClassifierMixin, BaseEstimator):
@@ -416,15 +426,23 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
             gammas = sorted({p["gamma"] for p in points}, key=[p["gamma"] for p in points].index)
             groups = [[j for j, p in enumerate(points) if p["gamma"] == g] for g in gammas]
             kernels = [rbf_kernel(X, gamma=g) for g in gammas]
-            tasks = [(gi, k, i, delayed(_precomputed_task)(
-                        kernels[gi], t_index, base_params,
-                        [{key: v for key, v in points[j].items() if key != "gamma"}
-                         for j in groups[gi]], *splits[k][i]))
-                     for gi in range(len(gammas)) for k in k_values for i in range(self.n_splits)]
+            sub_points = [[{key: v for key, v in points[j].items() if key != "gamma"}
+                           for j in group] for group in groups]
+            # One task per (gamma, k, chunk of splits). Tasks of a few milliseconds
+            # cost more to dispatch than to run, so the splits are chunked to give
+            # about 8 tasks per worker; the chunking changes no number.
+            n_pairs = len(gammas) * len(k_values)
+            chunk = max(1, -(-self.n_splits * n_pairs // (8 * effective_n_jobs(self.n_jobs))))
+            chunks = [list(range(a, min(a + chunk, self.n_splits)))
+                      for a in range(0, self.n_splits, chunk)]
+            tasks = [(gi, k, idx, delayed(_precomputed_chunk)(
+                        kernels[gi], t_index, base_params, sub_points[gi],
+                        [splits[k][i] for i in idx]))
+                     for gi in range(len(gammas)) for k in k_values for idx in chunks]
         else:
             base = clone(estimator)
             groups = [list(range(len(points)))]
-            tasks = [(0, k, i, delayed(_generic_task)(X, y, base, points, *splits[k][i]))
+            tasks = [(0, k, [i], delayed(_generic_chunk)(X, y, base, points, [splits[k][i]]))
                      for k in k_values for i in range(self.n_splits)]
         outputs = Parallel(n_jobs=self.n_jobs)(t[3] for t in tasks)
 
@@ -432,10 +450,11 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         ms_err = np.zeros((n_rows, self.n_splits), dtype=np.int64)
         ee_err = np.zeros((n_rows, self.n_splits), dtype=np.int64)
         k_pos = {k: a for a, k in enumerate(k_values)}
-        for (gi, k, i, _), out in zip(tasks, outputs):
+        for (gi, k, idx, _), out in zip(tasks, outputs):
             rows = [k_pos[k] * len(points) + j for j in groups[gi]]
-            ms_err[rows, i] = out[:, 0]
-            ee_err[rows, i] = out[:, 1]
+            for i, out_i in zip(idx, out):
+                ms_err[rows, i] = out_i[:, 0]
+                ee_err[rows, i] = out_i[:, 1]
 
         ks = np.repeat(np.array(k_values), len(points))
         m = n // ks
@@ -509,14 +528,16 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         params = self.cv_results_["params"][row]
         X, y = self._X_pool, self._y_pool
         members = []
+        if self._fast:  # the same kernel matrix as in the search, sliced the same way
+            K_pool = rbf_kernel(X, gamma=params["gamma"])
         for tr, ms, _ in self._split_cache[k]:
             trms = np.sort(np.concatenate([tr, ms]))
             if self._fast:
                 gamma = params["gamma"]
                 svc = clone(self._base).set_params(
                     **{key: v for key, v in params.items() if key != "gamma"})
-                K = rbf_kernel(X[trms], gamma=gamma)
-                members.append(_RBFMember(svc.fit(K, y[trms]), gamma, X, trms))
+                members.append(_RBFMember(svc.fit(K_pool[np.ix_(trms, trms)], y[trms]),
+                                          gamma, X, trms))
             else:
                 members.append(clone(self._base).set_params(**params).fit(X[trms], y[trms]))
         return members
