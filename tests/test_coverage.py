@@ -159,7 +159,10 @@ def test_committed_large_run_reproduces(repo_root, name):
     records, prov = load_results(path)
     p = prov["parameters"]
     assert p["distribution"] == name and len(set(records["repeat"])) == p["n_repeats"]
+    estimator, grid = coverage.default_learner(name, p.get("learner", "default"))
+    assert prov["estimator"] == repr(estimator) and prov["param_grid"] == grid
     again = run_coverage(p["distribution"], p["n"], p["k"], p["delta"], n_repeats=2,
+                         estimator=estimator, param_grid=grid,
                          n_splits=p["n_splits"], n_fresh=p["n_fresh"], tune_k=p["tune_k"],
                          random_state=p["seed"], n_jobs=1)
     first = records["repeat"] < 2
