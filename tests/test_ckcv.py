@@ -171,8 +171,9 @@ def test_k_fixed_is_the_conventional_procedure(data, fitted):
 
 
 def test_ties_go_to_smaller_k():
-    # Perfectly separable data: every row makes no error, L_MS is smallest for the
-    # largest MS part (k = 3) ... so craft a tie with equal k: first grid point wins.
+    # Two far-apart clusters: every row makes no MS error. Zero errors on the larger
+    # MS part of k = 3 give the smaller bound, so k = 3 wins; within k = 3 the three C
+    # values tie exactly, and the first grid point wins.
     X = np.r_[np.zeros((20, 1)) - 3, np.zeros((20, 1)) + 3] + np.linspace(0, 0.1, 40)[:, None]
     y = np.r_[-np.ones(20), np.ones(20)].astype(int)
     model = CompleteKCV(param_grid={"C": [1.0, 10.0, 100.0], "gamma": [0.5]}, k_values=[4, 3],
