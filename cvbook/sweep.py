@@ -42,7 +42,7 @@ from ._checks import check_int
 from .ckcv import CompleteKCV
 from .datasets.raetsch import RAETSCH_NAMES, load_raetsch, raetsch_info
 
-__all__ = ["Table1Grid", "TABLE1_GRID", "run_one", "run_sweep", "summarise",
+__all__ = ["Table1Grid", "TABLE1_GRID", "run_one", "run_sweep", "summarise", "load_runs",
            "atomic_write_text", "TABLE1_COLUMNS", "main"]
 
 
