@@ -104,8 +104,10 @@ def main(argv=None) -> int:
     print(f"n_jobs=1: best of {args.rounds}: {t1:.2f} s  (all: {', '.join(f'{t:.2f}' for t in times[1])})")
     print(f"n_jobs=2: best of {args.rounds}: {t2:.2f} s  (all: {', '.join(f'{t:.2f}' for t in times[2])})")
     print(f"identical results for n_jobs=1 and n_jobs=2: {same}")
-    print(f"load average after: {os.getloadavg()[0]:.1f} (above the core count, other "
-          "processes compete for the cores and the ratio understates the speed-up)")
+    load = os.getloadavg()[0]
+    busy = load > (os.cpu_count() or 1)
+    print(f"load average after: {load:.1f}" + (" (above the core count: other processes compete "
+          "for the cores and the ratio understates the speed-up)" if busy else ""))
     if calib is not None:
         print(f"machine's own speed-up for 2 processes (busy loop, same measure): {calib:.2f}")
     print(f"speed-up ratio (n_jobs=1 time / n_jobs=2 time): {ratio:.2f}")

@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import Callable, Optional, Union
 
 import numpy as np
-import pooch
 from scipy import io as sio
 
 from .._checks import check_int
@@ -201,6 +200,10 @@ def fetch_benchmarks(cache_dir: Optional[PathLike] = None, *, url: Optional[str]
     ('benchmarks.mat', True)
     >>> shutil.rmtree(tmp)
     """
+    # pooch is imported here, not at module level: it imports tqdm.auto, which warns in
+    # every notebook kernel without ipywidgets, and only a download needs it.
+    import pooch
+
     cache_dir = Path(cache_dir) if cache_dir is not None else Path(pooch.os_cache("cvbook"))
     url = BENCHMARKS_URL if url is None else url
     sha = BENCHMARKS_SHA256 if known_hash is None else known_hash.removeprefix("sha256:")
