@@ -39,8 +39,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
-import subprocess
 import sys
 import tempfile
 import time
@@ -59,6 +57,7 @@ from .bounds import clopper_pearson_upper
 from .ckcv import CompleteKCV
 from .datasets.synthetic import Ringnorm, Twonorm, TwoGaussians
 from .simulation import repeat
+from .provenance import atomic_write, atomic_write_text, git_commit, git_dirty, package_versions
 
 __all__ = [
     "METHODS",
@@ -546,39 +545,6 @@ def format_table(summary: Sequence[Mapping[str, Any]], digits: int = 3) -> str:
 # --------------------------------------------------------------------------- #
 # Large runs: results on disk, with provenance
 
-def _git(*args: str) -> str | None:
-    try:
-        out = subprocess.run(["git", *args], capture_output=True, text=True,
-                             cwd=Path(__file__).resolve().parent, timeout=10)
-        return out.stdout.strip() if out.returncode == 0 else None
-    except (OSError, subprocess.SubprocessError):
-        return None
-
-
-def _git_commit() -> str | None:
-    """HEAD of the repository holding the package, or None outside git."""
-    return _git("rev-parse", "HEAD") or None
-
-
-def _git_dirty() -> list[str] | None:
-    """Files of the package that differ from HEAD (the code that ran is not HEAD's)."""
-    out = _git("status", "--porcelain", "--", str(Path(__file__).resolve().parent))
-    return None if out is None else [line[3:] for line in out.splitlines()]
-
-
-def _atomic_write(path: Path, write) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        write(tmp)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-
-
 def save_results(path: str | os.PathLike, records: Mapping[str, np.ndarray],
                  provenance: Mapping[str, Any]) -> None:
     """Write ``records`` to ``<path>.npz`` and summary + provenance to ``<path>.json``.
@@ -604,9 +570,9 @@ def save_results(path: str | os.PathLike, records: Mapping[str, np.ndarray],
         with open(tmp, "wb") as fh:
             np.savez_compressed(fh, **{k: np.asarray(v) for k, v in records.items()})
 
-    _atomic_write(npz, write_npz)
+    atomic_write(npz, write_npz)
     payload = {"provenance": dict(provenance), "summary": summarize(records)}
-    _atomic_write(js, lambda tmp: Path(tmp).write_text(json.dumps(payload, indent=1) + "\n"))
+    atomic_write_text(js, json.dumps(payload, indent=1) + "\n")
 
 
 def load_results(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
@@ -624,17 +590,6 @@ def load_results(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[s
         records = {k: data[k] for k in data.files}
     payload = json.loads(path.with_suffix(".json").read_text())
     return records, payload["provenance"]
-
-
-def _versions() -> dict[str, str]:
-    import joblib
-    import scipy
-    import sklearn
-
-    from . import __version__
-    return {"python": platform.python_version(), "numpy": np.__version__,
-            "scipy": scipy.__version__, "scikit-learn": sklearn.__version__,
-            "joblib": joblib.__version__, "cvbook": __version__}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -664,7 +619,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--n-jobs", type=int, default=None)
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
-    commit, dirty = _git_commit(), _git_dirty()   # the code that runs: read before the run
+    commit, dirty = git_commit(), git_dirty()   # the code that runs: read before the run
     start = time.time()
     estimator, grid = default_learner(args.distribution, args.learner)
     records = run_coverage(args.distribution, args.n, args.k, args.delta, args.n_repeats,
@@ -677,7 +632,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.argv[1:] if argv is None else list(argv)),
         "parameters": {key: value for key, value in vars(args).items() if key != "no_progress"},
         "estimator": repr(estimator), "param_grid": grid,
-        "versions": _versions(), "commit": commit, "uncommitted_package_files": dirty,
+        "versions": package_versions(), "commit": commit, "uncommitted_package_files": dirty,
         "wall_time_s": round(time.time() - start, 1), "cpu_count": os.cpu_count(),
         "n_jobs": args.n_jobs, "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }

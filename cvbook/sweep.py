@@ -26,9 +26,7 @@ import json
 import os
 import platform
 import resource
-import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -41,9 +39,10 @@ from tqdm import tqdm
 from ._checks import check_int
 from .ckcv import CompleteKCV
 from .datasets.raetsch import RAETSCH_NAMES, load_raetsch, raetsch_info
+from .provenance import atomic_write_text, git_commit, git_dirty, package_versions
 
 __all__ = ["Table1Grid", "TABLE1_GRID", "run_one", "run_sweep", "summarise", "load_runs",
-           "atomic_write_text", "TABLE1_COLUMNS", "main"]
+           "TABLE1_COLUMNS", "main"]
 
 
 @dataclass(frozen=True)
@@ -168,38 +167,6 @@ def run_one(name: str, realisation: int, grid: Table1Grid = TABLE1_GRID,
     return record
 
 
-def atomic_write_text(path: str | os.PathLike, text: str) -> None:
-    """Write ``text`` to ``path`` so that the file is complete or absent, never half-written.
-
-    The text goes to a temporary file in the same folder, which is flushed,
-    synced and then renamed over ``path`` (:func:`os.replace` is atomic on
-    POSIX); on any error the temporary file is removed.
-
-    Examples
-    --------
-    >>> import pathlib, tempfile
-    >>> folder = pathlib.Path(tempfile.mkdtemp())
-    >>> atomic_write_text(folder / "a.txt", "done")
-    >>> (folder / "a.txt").read_text(), sorted(p.name for p in folder.iterdir())
-    ('done', ['a.txt'])
-    """
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; results are for everyone to read
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def _run_path(out: Path, name: str, realisation: int) -> Path:
     return out / "runs" / f"{name}_r{realisation:02d}.json"
 
@@ -255,29 +222,6 @@ def _csv(rows: Sequence[dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _git_commit() -> str | None:
-    try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
-                             cwd=Path(__file__).resolve().parent, timeout=10)
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "cvbook"],
-                               capture_output=True, text=True,
-                               cwd=Path(__file__).resolve().parent, timeout=10)
-        return out.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "") or None
-    except (OSError, subprocess.SubprocessError):
-        return None
-
-
-def _versions() -> dict[str, str]:
-    import joblib
-    import scipy
-    import sklearn
-
-    from . import __version__
-    return {"python": platform.python_version(), "numpy": np.__version__,
-            "scipy": scipy.__version__, "scikit-learn": sklearn.__version__,
-            "joblib": joblib.__version__, "cvbook": __version__}
-
-
 def run_sweep(out: str | os.PathLike, names: Sequence[str] = RAETSCH_NAMES,
               realisations: Sequence[int] = tuple(range(1, 11)),
               grid: Table1Grid = TABLE1_GRID, n_jobs: int | None = 2,
@@ -316,7 +260,9 @@ def run_sweep(out: str | os.PathLike, names: Sequence[str] = RAETSCH_NAMES,
     todo.sort(key=lambda t: -raetsch_info(t[0]).n_train ** 2 * (1 + raetsch_info(t[0]).d / 20))
     t0 = time.time()
     started = time.strftime("%Y-%m-%dT%H:%M:%S%z")
-    commit = _git_commit()  # the code that runs is the code at the start
+    commit = git_commit()  # the code that runs is the code at the start
+    if commit and git_dirty():
+        commit += "+dirty"
     tasks = (delayed(_run_and_write)(out, n, r, grid, data_home, commit) for n, r in todo)
     peak = 0.0
     for rec in tqdm(Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks),
@@ -335,7 +281,7 @@ def run_sweep(out: str | os.PathLike, names: Sequence[str] = RAETSCH_NAMES,
         "n_jobs": n_jobs, "cpu_count": os.cpu_count(),
         "peak_rss_mb_per_worker": peak,
         "peak_rss_mb_main": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-        "commit": commit, "versions": _versions(), "machine": platform.machine(),
+        "commit": commit, "versions": package_versions(), "machine": platform.machine(),
     })
     expected = len(RAETSCH_NAMES) * 10
     prov.update({

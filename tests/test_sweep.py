@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from cvbook import sweep
-from cvbook.sweep import Table1Grid, atomic_write_text, run_sweep, summarise
+from cvbook.provenance import atomic_write, atomic_write_text
+from cvbook.sweep import Table1Grid, run_sweep, summarise
 
 TINY = Table1Grid(C_values=(1.0,), gamma_factors=(1.0,), k_values=(5, 10), n_splits=2)
 
@@ -19,6 +21,15 @@ def test_atomic_write_never_leaves_half_a_file(tmp_path):
 
     with pytest.raises(TypeError):
         atomic_write_text(target, 12345)  # fails while writing
+    assert target.read_text() == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["a.json"]
+
+    def killed(tmp):
+        Path(tmp).write_text("half of a new file")
+        raise RuntimeError("killed while writing")
+
+    with pytest.raises(RuntimeError):
+        atomic_write(target, killed)
     assert target.read_text() == "old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["a.json"]
 

@@ -1,0 +1,113 @@
+"""Results of long runs: written atomically, and stamped with where they came from.
+
+The Table 1 sweep (:mod:`cvbook.sweep`) and the coverage study
+(:mod:`cvbook.coverage`) commit their results to the repository. Each file is
+written through :func:`atomic_write`, so that a run killed at any moment leaves
+every file either complete or absent, and carries the commit and package
+versions of the code that produced it.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Callable
+
+__all__ = ["atomic_write", "atomic_write_text", "git_commit", "git_dirty", "package_versions"]
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def atomic_write(path: str | os.PathLike, write: Callable[[str], None]) -> None:
+    """Create ``path`` through ``write(tmp)``, so the file is complete or absent.
+
+    ``write`` writes to a temporary path in the same folder, which is then
+    renamed over ``path`` (:func:`os.replace` is atomic on POSIX); on any error
+    the temporary file is removed and ``path`` is left as it was. The file gets
+    the usual permissions for the user's umask (readable by all by default).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> atomic_write(folder / "a.txt", lambda tmp: pathlib.Path(tmp).write_text("done"))
+    >>> (folder / "a.txt").read_text(), sorted(p.name for p in folder.iterdir())
+    ('done', ['a.txt'])
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        write(tmp)
+        with open(tmp, "rb+") as fh:
+            os.fsync(fh.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; results are for everyone to read
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
+def atomic_write_text(path: str | os.PathLike, text: str) -> None:
+    """Write ``text`` to ``path`` atomically (see :func:`atomic_write`).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> target = pathlib.Path(tempfile.mkdtemp()) / "b.txt"
+    >>> atomic_write_text(target, "ok")
+    >>> target.read_text()
+    'ok'
+    """
+    atomic_write(path, lambda tmp: Path(tmp).write_text(text))
+
+
+def _git(*args: str) -> str | None:
+    try:
+        out = subprocess.run(["git", *args], capture_output=True, text=True,
+                             cwd=_PACKAGE_DIR, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() if out.returncode == 0 else None
+
+
+def git_commit() -> str | None:
+    """HEAD of the repository that holds the package, or None outside git.
+
+    Read it *before* a long run: the code that runs is the code at the start.
+    """
+    return _git("rev-parse", "HEAD") or None
+
+
+def git_dirty() -> list[str] | None:
+    """Files of the package that differ from HEAD (so the code that ran is not HEAD's).
+
+    None outside git, an empty list for a clean package.
+    """
+    out = _git("status", "--porcelain", "--", str(_PACKAGE_DIR))
+    return None if out is None else [line[3:] for line in out.splitlines()]
+
+
+def package_versions() -> dict[str, str]:
+    """Versions of Python and of the packages that decide a result.
+
+    Examples
+    --------
+    >>> sorted(package_versions())
+    ['cvbook', 'joblib', 'numpy', 'python', 'scikit-learn', 'scipy']
+    """
+    import joblib
+    import numpy
+    import scipy
+    import sklearn
+
+    from . import __version__
+    return {"python": platform.python_version(), "numpy": numpy.__version__,
+            "scipy": scipy.__version__, "scikit-learn": sklearn.__version__,
+            "joblib": joblib.__version__, "cvbook": __version__}
