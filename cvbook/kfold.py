@@ -3,7 +3,7 @@
 Split the sample ``S`` of ``m`` points into ``K`` folds; for each fold, train
 on the other ``K - 1`` folds and measure the error on the fold left out. The
 K-fold estimate of the risk is the **mean** of the ``K`` fold risks
-(Lauer, seed 000; Mohri et al., seed 004, §4.5).
+(seed 000; Mohri et al., seed 004, §4.5).
 
 * :func:`kfold_risks` returns every fold's risk and size (a :class:`FoldRisks`),
   on top of scikit-learn's :class:`~sklearn.model_selection.KFold` /

@@ -92,7 +92,7 @@ def plot_folds(ax, sizes: Sequence[int], errors: Sequence[float] | None = None,
     """Draw K-fold cross-validation as a grid: one row per iteration, one block per fold.
 
     Row ``j`` is iteration ``j``: fold ``j`` (coloured) is tested, the others
-    (grey) train the model, as in Lauer's table (seed 000) and Mohri et al.'s
+    (grey) train the model, as in the table of seed 000 and Mohri et al.'s
     figure 4.5a (seed 004). Block widths are proportional to the fold sizes, so
     unequal folds show.
 
