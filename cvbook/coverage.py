@@ -40,7 +40,6 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
