@@ -37,6 +37,7 @@ a large study and writes its records and provenance atomically.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import sys
@@ -544,12 +545,22 @@ def format_table(summary: Sequence[Mapping[str, Any]], digits: int = 3) -> str:
 # --------------------------------------------------------------------------- #
 # Large runs: results on disk, with provenance
 
+_KINDS = {"U": str, "i": int, "f": float}
+
+
+def _records_path(path: Path) -> Path:
+    return path.parent / f"{path.name}.records.csv.gz"
+
+
 def save_results(path: str | os.PathLike, records: Mapping[str, np.ndarray],
                  provenance: Mapping[str, Any]) -> None:
-    """Write ``records`` to ``<path>.npz`` and summary + provenance to ``<path>.json``.
+    """Write ``records`` to ``<path>.records.csv.gz`` and summary + provenance to ``<path>.json``.
 
-    Both files are written to a temporary name and renamed, so a reader never
-    sees half a file.
+    The records are a gzip-compressed CSV whose header names each column with
+    its kind (``method:U``, ``n:i``, ``risk:f``); floats are written with
+    ``repr``, so reading them back gives the same numbers bit for bit. Both
+    files are written to a temporary name and renamed, so a reader never sees
+    half a file.
 
     Examples
     --------
@@ -559,19 +570,28 @@ def save_results(path: str | os.PathLike, records: Mapping[str, np.ndarray],
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     save_results(pathlib.Path(tmp) / "run", rec, {"seed": 0})
     ...     records, provenance = load_results(pathlib.Path(tmp) / "run")
-    >>> records["estimate"].tolist(), provenance
-    ([0.2], {'seed': 0})
+    >>> records["estimate"].tolist(), records["n"].dtype.kind, provenance
+    ([0.2], 'i', {'seed': 0})
     """
     path = Path(path)
-    npz, js = path.with_suffix(".npz"), path.with_suffix(".json")
+    columns = {k: np.asarray(v) for k, v in records.items()}
+    header = []
+    for key, values in columns.items():
+        kind = values.dtype.kind if values.dtype.kind in "if" else "U"
+        if "," in key or ":" in key:
+            raise ValueError(f"records keys must not hold ',' or ':', got {key!r}")
+        header.append(f"{key}:{kind}")
+    text = ",".join(header) + "\n" + "".join(
+        ",".join(repr(float(v)) if h.endswith(":f") else str(v) for h, v in zip(header, row)) + "\n"
+        for row in zip(*(values.tolist() for values in columns.values())))
 
-    def write_npz(tmp):
-        with open(tmp, "wb") as fh:
-            np.savez_compressed(fh, **{k: np.asarray(v) for k, v in records.items()})
+    def write_gz(tmp: str) -> None:
+        with open(tmp, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as fh:
+            fh.write(text.encode())
 
-    atomic_write(npz, write_npz)
+    atomic_write(_records_path(path), write_gz)
     payload = {"provenance": dict(provenance), "summary": summarize(records)}
-    atomic_write_text(js, json.dumps(payload, indent=1) + "\n")
+    atomic_write_text(path.with_suffix(".json"), json.dumps(payload, indent=1) + "\n")
 
 
 def load_results(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
@@ -582,11 +602,17 @@ def load_results(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[s
     >>> load_results("no/such/run")
     Traceback (most recent call last):
     ...
-    FileNotFoundError: [Errno 2] No such file or directory: 'no/such/run.npz'
+    FileNotFoundError: [Errno 2] No such file or directory: 'no/such/run.records.csv.gz'
     """
     path = Path(path)
-    with np.load(path.with_suffix(".npz"), allow_pickle=False) as data:
-        records = {k: data[k] for k in data.files}
+    with gzip.open(_records_path(path), "rt") as fh:
+        lines = fh.read().splitlines()
+    header = [h.split(":") for h in lines[0].split(",")]
+    rows = [line.split(",") for line in lines[1:]]
+    records = {}
+    for j, (key, kind) in enumerate(header):
+        values = [_KINDS[kind](row[j]) for row in rows]
+        records[key] = np.array(values, dtype={"U": str, "i": np.int64, "f": np.float64}[kind])
     payload = json.loads(path.with_suffix(".json").read_text())
     return records, payload["provenance"]
 
@@ -636,7 +662,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "n_jobs": args.n_jobs, "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
     save_results(args.out, records, provenance)
-    print(f"wrote {Path(args.out).with_suffix('.npz')} and .json "
+    print(f"wrote {_records_path(Path(args.out))} and .json "
           f"in {provenance['wall_time_s']} s", file=sys.stderr)
     return 0
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The large coverage run behind chapter 6's committed figures.
 # Re-run from the repository root:  sh results/coverage/run_large.sh
-# Each command writes <name>.npz (records) and <name>.json (summary + provenance)
+# Each command writes <name>.records.csv.gz (records) and <name>.json (summary + provenance)
 # atomically; the chapter reads them. Results do not depend on --n-jobs.
 set -e
 PY=${PYTHON:-.venv/bin/python}
