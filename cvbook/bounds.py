@@ -30,6 +30,7 @@ __all__ = [
     "clopper_pearson_interval",
     "clopper_pearson_upper_by_inversion",
     "clopper_pearson_coverage",
+    "error_rate_bound",
 ]
 
 
@@ -207,3 +208,40 @@ def clopper_pearson_coverage(risk: float, n: int, delta: float = 0.05,
     else:
         covered = clopper_pearson_upper(k, n, delta=delta) >= risk
     return float(pmf[covered].sum())
+
+
+def error_rate_bound(y_true, y_pred, delta: float = 0.05) -> tuple[float, float]:
+    """Test error of a binary classifier and its one-sided Clopper--Pearson bound.
+
+    The bound treats each test point as a Bernoulli trial, mistake or not,
+    for a two-class problem; labels with more than two values are refused.
+
+    Parameters
+    ----------
+    y_true, y_pred : array_like of shape (n,)
+        True and predicted labels on ``n >= 1`` test points never used in training.
+    delta : float, default=0.05
+        Probability that the bound fails, in (0, 1).
+
+    Returns
+    -------
+    (test_error, upper_bound) : tuple of float
+
+    Examples
+    --------
+    >>> err, up = error_rate_bound([1, -1, 1, 1], [1, 1, 1, 1], delta=0.05)
+    >>> err, round(up, 3)
+    (0.25, 0.751)
+    """
+    from ._checks import check_binary_labels, check_same_length
+
+    y_true = check_binary_labels(y_true, "y_true")
+    y_pred = check_binary_labels(y_pred, "y_pred")
+    n = check_same_length(("y_true", y_true), ("y_pred", y_pred))
+    if n == 0:
+        raise ValueError("y_true must hold at least one test point, got an empty array")
+    labels = np.union1d(y_true, y_pred)
+    if labels.size > 2:
+        raise ValueError(f"y_true and y_pred together must be binary, got labels {labels.tolist()}")
+    errors = int(np.count_nonzero(y_true != y_pred))
+    return errors / n, clopper_pearson_upper(errors, n, delta)

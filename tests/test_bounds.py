@@ -157,3 +157,26 @@ def test_exact_coverage_is_at_least_nominal_and_matches_simulation():
     assert abs(simulated - clopper_pearson_coverage(0.1, 100, 0.05)) < 0.003
     with pytest.raises(ValueError, match=r"risk must lie in \[0, 1\]"):
         clopper_pearson_coverage(1.5, 10)
+
+
+def test_error_rate_bound_from_labels():
+    from cvbook.bounds import error_rate_bound
+    err, up = error_rate_bound([1, -1, 1, -1, 1], [1, -1, -1, -1, 1], delta=0.1)
+    assert err == 0.2 and up == clopper_pearson_upper(1, 5, 0.1)
+    assert error_rate_bound(np.array(["a", "b"]), np.array(["a", "a"]))[0] == 0.5
+
+
+@pytest.mark.parametrize("y_true, y_pred, kwargs, match", [
+    ([0, 1, 2], [0, 1, 1], {}, "y_true must be binary"),
+    ([0, 1, 1], [0, 2, 1], {}, "y_pred must be binary"),
+    ([0, 1, 1], [2, 2, 2], {}, "y_true and y_pred together must be binary"),
+    ([0, 1], [0, 1, 1], {}, "same length: y_true has 2, y_pred has 3"),
+    ([0.0, np.nan], [0.0, 1.0], {}, "y_true must be finite"),
+    ([0.0, 1.0], [np.inf, 1.0], {}, "y_pred must be finite"),
+    ([], [], {}, "at least one test point"),
+    ([0, 1], [0, 1], {"delta": 1.0}, "delta must lie strictly between 0 and 1"),
+])
+def test_error_rate_bound_rejects_bad_input(y_true, y_pred, kwargs, match):
+    from cvbook.bounds import error_rate_bound
+    with pytest.raises(ValueError, match=match):
+        error_rate_bound(y_true, y_pred, **kwargs)
