@@ -54,8 +54,9 @@ nbval: install
 papermill: install
 	$(call timed,papermill,$(PYTEST) tests/test_papermill.py)
 
+# --all: re-read and re-execute every page even after `make book`, so the check is never stale.
 build: install
-	$(call timed,build,$(JB) build . -W --keep-going)
+	$(call timed,build,$(JB) build . --all -W --keep-going)
 
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { \
