@@ -144,25 +144,36 @@ def _fit_count(est, K_fit, y_fit, K_eval, y_eval) -> int:
     return int(np.count_nonzero(est.predict(K_eval) != y_eval))
 
 
+def _block(K: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """``K[np.ix_(rows, cols)]``, gathered rows first (about 2.5x faster for these sizes)."""
+    return K.take(rows, axis=0).take(cols, axis=1)
+
+
+def _libsvm_kwargs(p: dict) -> dict:
+    """The keyword arguments of ``_libsvm.fit`` for the parameters ``p`` of an SVC."""
+    return dict(svm_type=0, sample_weight=np.empty(0), kernel="precomputed", C=float(p["C"]),
+                nu=0.5, probability=False, degree=p["degree"], shrinking=p["shrinking"],
+                tol=p["tol"], cache_size=p["cache_size"], coef0=p["coef0"], gamma=0.0,
+                epsilon=0.1, max_iter=p["max_iter"], random_seed=0)
+
+
 def _libsvm_errors(K_fit: np.ndarray, t_fit: np.ndarray, K_eval: np.ndarray,
-                   t_eval: np.ndarray, p: dict) -> int:
+                   t_eval: np.ndarray, class_weight: Any, kwargs: dict) -> int:
     """Fit libsvm's C-SVC on a precomputed kernel and count errors on ``K_eval``.
 
     Does what ``SVC(kernel="precomputed").fit(K_fit, t_fit).predict(K_eval)``
     does, without scikit-learn's per-call input checks, which cost more than
-    the fit of a few hundred points. ``t_*`` are class indices (0., 1.). The
-    tests check that the counts equal those of ``SVC(kernel="rbf")``.
+    the fit of a few hundred points. ``t_*`` are class indices (0., 1.);
+    ``kwargs`` come from :func:`_libsvm_kwargs`. The tests check that the
+    counts equal those of ``SVC(kernel="rbf")``.
     """
-    cw = (np.ones(2) if p["class_weight"] is None else
-          compute_class_weight(p["class_weight"], classes=np.array([0.0, 1.0]), y=t_fit))
+    cw = (np.ones(2) if class_weight is None else
+          compute_class_weight(class_weight, classes=np.array([0.0, 1.0]), y=t_fit))
     (support, sv, n_support, dual_coef, intercept, prob_a, prob_b, _, _) = _libsvm.fit(
-        K_fit, t_fit, svm_type=0, sample_weight=np.empty(0), class_weight=cw,
-        kernel="precomputed", C=float(p["C"]), nu=0.5, probability=False, degree=p["degree"],
-        shrinking=p["shrinking"], tol=p["tol"], cache_size=p["cache_size"], coef0=p["coef0"],
-        gamma=0.0, epsilon=0.1, max_iter=p["max_iter"], random_seed=0)
+        K_fit, t_fit, class_weight=cw, **kwargs)
     pred = _libsvm.predict(K_eval, support, sv, n_support, dual_coef, intercept, prob_a, prob_b,
-                           svm_type=0, kernel="precomputed", degree=p["degree"],
-                           coef0=p["coef0"], gamma=0.0, cache_size=p["cache_size"])
+                           svm_type=0, kernel="precomputed", degree=kwargs["degree"],
+                           coef0=kwargs["coef0"], gamma=0.0, cache_size=kwargs["cache_size"])
     return int(np.count_nonzero(pred != t_eval))
 
 
@@ -174,14 +185,16 @@ def _precomputed_task(K: np.ndarray, t: np.ndarray, base_params: dict, points: l
     holds the labels as class indices 0., 1.
     """
     trms = np.sort(np.concatenate([tr, ms]))
-    K_tr, K_ms_tr = K[np.ix_(tr, tr)], K[np.ix_(ms, tr)]
-    K_trms, K_ee_trms = K[np.ix_(trms, trms)], K[np.ix_(ee, trms)]
+    K_tr, K_ms_tr = _block(K, tr, tr), _block(K, ms, tr)
+    K_trms, K_ee_trms = _block(K, trms, trms), _block(K, ee, trms)
+    t_tr, t_ms, t_trms, t_ee = t[tr], t[ms], t[trms], t[ee]
     out = np.empty((len(points), 2), dtype=np.int64)
     _libsvm.set_verbosity_wrap(int(base_params["verbose"]))
     for j, params in enumerate(points):
         p = {**base_params, **params}
-        out[j, 0] = _libsvm_errors(K_tr, t[tr], K_ms_tr, t[ms], p)
-        out[j, 1] = _libsvm_errors(K_trms, t[trms], K_ee_trms, t[ee], p)
+        kwargs = _libsvm_kwargs(p)
+        out[j, 0] = _libsvm_errors(K_tr, t_tr, K_ms_tr, t_ms, p["class_weight"], kwargs)
+        out[j, 1] = _libsvm_errors(K_trms, t_trms, K_ee_trms, t_ee, p["class_weight"], kwargs)
     return out
 
 
@@ -536,7 +549,7 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
                 gamma = params["gamma"]
                 svc = clone(self._base).set_params(
                     **{key: v for key, v in params.items() if key != "gamma"})
-                members.append(_RBFMember(svc.fit(K_pool[np.ix_(trms, trms)], y[trms]),
+                members.append(_RBFMember(svc.fit(_block(K_pool, trms, trms), y[trms]),
                                           gamma, X, trms))
             else:
                 members.append(clone(self._base).set_params(**params).fit(X[trms], y[trms]))
