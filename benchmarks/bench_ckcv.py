@@ -25,6 +25,8 @@ Targets: >= 3x faster than the loop on one core, >= 1.7x more with two.
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
 import time
 
@@ -35,6 +37,7 @@ from sklearn.svm import SVC
 from cvbook.bounds import clopper_pearson_upper
 from cvbook.ckcv import CompleteKCV, ThreeWaySplit, _block, _libsvm, _libsvm_kwargs
 from cvbook.datasets.raetsch import RAETSCH_NAMES, load_raetsch
+from cvbook.provenance import atomic_write_text, git_commit, git_dirty, package_versions
 from cvbook.sweep import TABLE1_GRID
 
 
@@ -160,15 +163,21 @@ def main():
                    help="alternating runs of each variant; the fastest counts (default 3)")
     p.add_argument("--all", action="store_true",
                    help="every data set, one core only, one line each")
+    p.add_argument("--datasets", nargs="+", choices=RAETSCH_NAMES, default=None,
+                   help="as --all, for these data sets only")
+    p.add_argument("--json", default=None,
+                   help="with --all, also write the table and its provenance to this file "
+                        "(benchmarks/results/bench_ckcv.json)")
     a = p.parse_args()
+    commit, dirty = git_commit(), git_dirty()
     grid = TABLE1_GRID
     print(f"grid {len(grid.C_values)} C x {len(grid.gamma_factors)} gamma x k {list(grid.k_values)}, "
           f"l_MC={grid.n_splits}; fastest of {a.repeats} alternating runs, CPU seconds")
-    if a.all:
+    if a.all or a.datasets:
         print(f"{'data set':14s} {'n':>5s} {'d':>3s} {'loop':>8s} {'ckcv':>8s} {'floor':>8s}"
               f" {'speed-up':>9s} {'ceiling':>8s} {'spread':>7s}")
         rows = []
-        for name in RAETSCH_NAMES:
+        for name in (RAETSCH_NAMES if a.all else a.datasets):
             r = bench(name, a.realisation, a.repeats, two_cores=False)
             rows.append(r)
             print(f"{name:14s} {r['n']:5d} {r['d']:3d} {r['loop']:8.2f} {r['ckcv1']:8.2f} "
@@ -179,6 +188,20 @@ def main():
               f"min {min(sp):.2f}x, max {max(sp):.2f}x   (target >= 3)")
         print(f"total CPU: loop {sum(r['loop'] for r in rows):.1f} s, CompleteKCV "
               f"{sum(r['ckcv1'] for r in rows):.1f} s: {sum(r['loop'] for r in rows) / sum(r['ckcv1'] for r in rows):.2f}x")
+        below = [r["name"] for r in rows if r["ceiling"] < 3]
+        print(f"ceiling below 3 (no exact method reaches the target): {', '.join(below) or 'none'}")
+        if a.json:
+            record = {"script": "benchmarks/bench_ckcv.py", "realisation": a.realisation,
+                      "repeats": a.repeats, "seconds": "CPU seconds, fastest of the repeats",
+                      "grid": {"C": list(grid.C_values), "gamma_factors": list(grid.gamma_factors),
+                               "k": list(grid.k_values), "n_splits": grid.n_splits,
+                               "delta": grid.delta},
+                      "rows": [{key: (list(v) if isinstance(v, tuple) else v)
+                                for key, v in r.items()} for r in rows],
+                      "commit": commit, "dirty": dirty, "packages": package_versions(),
+                      "cpu_count": os.cpu_count(), "date": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+            atomic_write_text(a.json, json.dumps(record, indent=2) + "\n")
+            print(f"written {a.json}")
         return
     r = bench(a.dataset, a.realisation, a.repeats, two_cores=True)
     print(f"{a.dataset} r{a.realisation}: n={r['n']}, d={r['d']}; selected (C, gamma, k) = "

@@ -40,6 +40,7 @@ from threadpoolctl import threadpool_limits
 
 from cvbook.datasets import TwoGaussians
 from cvbook.kfold import kfold_bias_variance
+from cvbook.provenance import atomic_write_text
 
 
 def run(n_jobs: int, n_repeats: int, seed: int = 0):
@@ -124,8 +125,7 @@ def main(argv=None) -> int:
             "python": platform.python_version(),
             "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         }
-        with open(args.json, "w") as fh:
-            json.dump(record, fh, indent=2)
+        atomic_write_text(args.json, json.dumps(record, indent=2) + "\n")
         print(f"written {args.json}")
     if not same:
         return 1
