@@ -40,6 +40,7 @@ import argparse
 import gzip
 import json
 import os
+import shutil
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -384,7 +385,8 @@ def run_coverage(distribution: str = "twogaussians", n_values: Sequence[int] = (
                  n_repeats: int = 200, estimator=None, param_grid: Mapping | None = None,
                  n_splits: int = 5, n_fresh: int = 100_000, tune_k: bool = False,
                  random_state: int | None = 0, n_jobs: int | None = None,
-                 progress: bool = False) -> dict[str, np.ndarray]:
+                 progress: bool = False,
+                 checkpoint: str | os.PathLike | None = None) -> dict[str, np.ndarray]:
     """Repeat :func:`coverage_trial` ``n_repeats`` times, in parallel.
 
     Parameters
@@ -409,6 +411,10 @@ def run_coverage(distribution: str = "twogaussians", n_values: Sequence[int] = (
         joblib workers; the results do not depend on it.
     progress : bool, default=False
         tqdm progress bar.
+    checkpoint : str or path-like, optional
+        Folder where each finished repetition is saved at once, so that an
+        interrupted run resumes where it stopped (see
+        :func:`cvbook.simulation.repeat`).
 
     Returns
     -------
@@ -437,7 +443,8 @@ def run_coverage(distribution: str = "twogaussians", n_values: Sequence[int] = (
         param_grid = grid if param_grid is None else param_grid
     param_grid = {} if param_grid is None else param_grid
     results = repeat(coverage_trial, n_repeats, random_state=random_state, n_jobs=n_jobs,
-                     progress=progress, desc=f"coverage on {distribution}", distribution=dist,
+                     progress=progress, desc=f"coverage on {distribution}",
+                     checkpoint=checkpoint, distribution=dist,
                      n_values=n_values, k_values=k_values, delta_values=delta_values,
                      estimator=estimator, param_grid=param_grid, n_splits=n_splits,
                      n_fresh=n_fresh, tune_k=tune_k)
@@ -643,7 +650,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--n-jobs", type=int, default=None)
     parser.add_argument("--no-progress", action="store_true")
+    parser.add_argument("--checkpoint", default=None,
+                        help="folder for finished repetitions (default: OUT.parts); re-running "
+                             "the same command resumes from it, and it is removed once the "
+                             "results are written")
     args = parser.parse_args(argv)
+    checkpoint = Path(args.checkpoint or f"{args.out}.parts")
+    resumed = len(list(checkpoint.glob("rep*.pkl")))
     commit, dirty = git_commit(), git_dirty()   # the code that runs: read before the run
     start = time.time()
     estimator, grid = default_learner(args.distribution, args.learner)
@@ -651,17 +664,20 @@ def main(argv: Sequence[str] | None = None) -> int:
                            estimator=estimator, param_grid=grid,
                            n_splits=args.n_splits, n_fresh=args.n_fresh, tune_k=args.tune_k,
                            random_state=args.seed, n_jobs=args.n_jobs,
-                           progress=not args.no_progress)
+                           progress=not args.no_progress, checkpoint=checkpoint)
     provenance = {
         "command": "python -m cvbook.coverage " + " ".join(
             sys.argv[1:] if argv is None else list(argv)),
-        "parameters": {key: value for key, value in vars(args).items() if key != "no_progress"},
+        "parameters": {key: value for key, value in vars(args).items()
+                       if key not in ("no_progress", "checkpoint")},
         "estimator": repr(estimator), "param_grid": grid,
         "versions": package_versions(), "commit": commit, "uncommitted_package_files": dirty,
         "wall_time_s": round(time.time() - start, 1), "cpu_count": os.cpu_count(),
+        "repetitions_resumed": resumed,   # done by an earlier, interrupted run (not timed here)
         "n_jobs": args.n_jobs, "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
     save_results(args.out, records, provenance)
+    shutil.rmtree(checkpoint)   # the results are on disk: the partial ones are not needed
     print(f"wrote {_records_path(Path(args.out))} and .json "
           f"in {provenance['wall_time_s']} s", file=sys.stderr)
     return 0

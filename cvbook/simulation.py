@@ -4,18 +4,25 @@ Every chapter asks how an estimate behaves *over data sets*: its mean, its
 spread, how often a bound covers the truth. :func:`repeat` runs a function
 ``n_repeats`` times in parallel with joblib, each call with its own random
 generator spawned from one seed, so that the results are identical for any
-``n_jobs`` -- and any joblib backend, including dask's.
+``n_jobs`` -- and any joblib backend, including dask's. Given a
+``checkpoint`` folder, it saves every repetition as soon as it is done, so a
+long run that is interrupted resumes where it stopped.
 """
 
 from __future__ import annotations
 
+import os
+import pickle
+from pathlib import Path
 from typing import Any, Callable, TypeVar
 
+import joblib
 import numpy as np
 from joblib import Parallel, delayed
 from tqdm import tqdm
 
 from ._checks import check_int
+from .provenance import atomic_write, atomic_write_text
 
 __all__ = ["spawn_generators", "repeat"]
 
@@ -42,7 +49,8 @@ def spawn_generators(random_state: int | None, n: int) -> list[np.random.Generat
 
 def repeat(func: Callable[..., T], n_repeats: int, random_state: int | None = None,
            n_jobs: int | None = None, progress: bool = False,
-           desc: str | None = None, **kwargs: Any) -> list[T]:
+           desc: str | None = None, checkpoint: str | os.PathLike | None = None,
+           **kwargs: Any) -> list[T]:
     """Call ``func(rng, **kwargs)`` once per repetition, in parallel.
 
     Parameters
@@ -60,6 +68,17 @@ def repeat(func: Callable[..., T], n_repeats: int, random_state: int | None = No
         Show a tqdm progress bar.
     desc : str, optional
         Label of the progress bar.
+    checkpoint : str or path-like, optional
+        Folder where each repetition's result is saved (pickled, written
+        atomically) as soon as it is done. A later call with the same
+        ``func``, ``random_state`` and ``kwargs`` loads the saved ones and runs
+        only the others, so an interrupted run loses at most the work in
+        flight and repeats none; the results are those of an uninterrupted run,
+        since repetition ``i`` depends on ``(random_state, i)`` only (a larger
+        ``n_repeats`` extends a finished run). The folder holds a fingerprint of
+        the call, and a call with other arguments refuses it. Needs an int
+        ``random_state``. The caller removes the folder once the results are
+        stored for good.
     **kwargs
         Passed to ``func`` unchanged.
 
@@ -74,9 +93,54 @@ def repeat(func: Callable[..., T], n_repeats: int, random_state: int | None = No
     ...     return float(rng.normal(size=10).mean())
     >>> repeat(mean_of_ten, 4, random_state=0) == repeat(mean_of_ten, 4, random_state=0, n_jobs=2)
     True
+    >>> import tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> first = repeat(mean_of_ten, 2, random_state=0, checkpoint=folder)   # saves 2
+    >>> repeat(mean_of_ten, 4, random_state=0, checkpoint=folder) == repeat(mean_of_ten, 4, random_state=0)
+    True
     """
     n_repeats = check_int(n_repeats, "n_repeats", minimum=1)
     rngs = spawn_generators(random_state, n_repeats)
-    tasks = (delayed(func)(rng, **kwargs) for rng in rngs)
+    done: dict[int, T] = {}
+    if checkpoint is not None:
+        folder = _open_checkpoint(checkpoint, func, random_state, kwargs)
+        done = {i: _load(folder, i) for i in range(n_repeats) if _rep_path(folder, i).exists()}
+    todo = [i for i in range(n_repeats) if i not in done]
+    tasks = (delayed(func)(rngs[i], **kwargs) for i in todo)
     results = Parallel(n_jobs=n_jobs, return_as="generator")(tasks)
-    return list(tqdm(results, total=n_repeats, desc=desc, disable=not progress))
+    bar = tqdm(total=n_repeats, initial=len(done), desc=desc, disable=not progress)
+    with bar:
+        for i, result in zip(todo, results):
+            if checkpoint is not None:
+                atomic_write(_rep_path(folder, i),
+                             lambda tmp, r=result: Path(tmp).write_bytes(pickle.dumps(r)))
+            done[i] = result
+            bar.update()
+    return [done[i] for i in range(n_repeats)]
+
+
+def _rep_path(folder: Path, i: int) -> Path:
+    return folder / f"rep{i:06d}.pkl"
+
+
+def _load(folder: Path, i: int) -> Any:
+    return pickle.loads(_rep_path(folder, i).read_bytes())
+
+
+def _open_checkpoint(checkpoint: str | os.PathLike, func: Callable, random_state: Any,
+                     kwargs: dict) -> Path:
+    """Create or check the checkpoint folder of a :func:`repeat` call."""
+    if isinstance(random_state, bool) or not isinstance(random_state, (int, np.integer)):
+        raise ValueError(f"random_state must be an int when checkpoint is given (a run is "
+                         f"resumable only if it is reproducible), got {random_state!r}")
+    fingerprint = joblib.hash((func.__module__, func.__qualname__, int(random_state), kwargs))
+    folder = Path(checkpoint)
+    stamp = folder / "fingerprint.txt"
+    if stamp.exists():
+        if stamp.read_text().strip() != fingerprint:
+            raise ValueError(
+                f"checkpoint {str(folder)!r} holds repetitions of another call (other function, "
+                f"random_state or arguments); delete it or choose another folder")
+    else:
+        atomic_write_text(stamp, fingerprint + "\n")
+    return folder

@@ -133,6 +133,22 @@ def test_command_line_writes_provenance(tmp_path):
     assert len(records["method"]) == 2 * len(METHODS)
 
 
+def test_command_line_resumes_from_its_checkpoint(tmp_path):
+    """An interrupted run left one repetition in OUT.parts: the re-run uses it, then removes it."""
+    args = ["--n", "40", "--k", "4", "--n-repeats", "2", "--n-splits", "2", "--no-progress"]
+    coverage.main(["--out", str(tmp_path / "fresh"), *args])
+    estimator, grid = coverage.default_learner("twogaussians")
+    run_coverage("twogaussians", [40], [4], [0.05], 1, estimator=estimator, param_grid=grid,
+                 n_splits=2, random_state=0, checkpoint=tmp_path / "resumed.parts")
+    coverage.main(["--out", str(tmp_path / "resumed"), *args])
+    fresh, _ = load_results(tmp_path / "fresh")
+    resumed, prov = load_results(tmp_path / "resumed")
+    assert prov["repetitions_resumed"] == 1
+    for key in fresh:
+        assert np.array_equal(fresh[key], resumed[key])
+    assert not (tmp_path / "resumed.parts").exists() and not (tmp_path / "fresh.parts").exists()
+
+
 @pytest.mark.parametrize("kwargs, name", [
     ({"n_repeats": 0}, "n_repeats"),
     ({"delta_values": [0.0]}, "delta_values"),

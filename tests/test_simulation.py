@@ -47,3 +47,52 @@ def test_spawned_generators_are_independent_streams():
     g = spawn_generators(0, 2)
     a, b = g[0].normal(size=1000), g[1].normal(size=1000)
     assert abs(np.corrcoef(a, b)[0, 1]) < 0.1
+
+
+# --------------------------------------------------------------------------- checkpoints
+
+CALLS: list[float] = []     # first draw of every repetition that ran
+STOP_AT: list[float] = []   # first draws at which the run is "killed"
+
+
+class Interrupted(Exception):
+    pass
+
+
+def _draw_or_stop(rng):
+    x = float(rng.normal())
+    CALLS.append(x)
+    if x in STOP_AT:
+        raise Interrupted
+    return x
+
+
+@pytest.mark.filterwarnings("ignore:.*still being processed:UserWarning")  # the interruption
+def test_checkpoint_resumes_without_losing_or_repeating_work(tmp_path):
+    full = repeat(_draw_or_stop, 8, random_state=3)
+    CALLS.clear()
+    STOP_AT[:] = [full[5]]
+    with pytest.raises(Interrupted):                   # killed while running repetition 5
+        repeat(_draw_or_stop, 8, random_state=3, checkpoint=tmp_path)
+    STOP_AT.clear()
+    assert CALLS == full[:6]
+    assert sorted(p.name for p in tmp_path.glob("rep*.pkl")) == [f"rep{i:06d}.pkl" for i in range(5)]
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]   # nothing half-written
+    CALLS.clear()
+    assert repeat(_draw_or_stop, 8, random_state=3, checkpoint=tmp_path) == full
+    assert CALLS == full[5:]                           # only the unfinished repetitions ran
+    CALLS.clear()
+    assert repeat(_draw_or_stop, 8, random_state=3, checkpoint=tmp_path, n_jobs=2) == full
+    assert CALLS == []                                 # all done: nothing runs again
+    more = repeat(_draw_or_stop, 10, random_state=3, checkpoint=tmp_path)
+    assert more[:8] == full and CALLS == more[8:]      # a larger n_repeats extends the run
+
+
+def test_checkpoint_refuses_another_call_and_unseeded_runs(tmp_path):
+    repeat(_draw, 2, random_state=0, checkpoint=tmp_path, size=2)
+    with pytest.raises(ValueError, match="checkpoint .* another call"):
+        repeat(_draw, 2, random_state=1, checkpoint=tmp_path, size=2)
+    with pytest.raises(ValueError, match="checkpoint .* another call"):
+        repeat(_draw, 2, random_state=0, checkpoint=tmp_path, size=3)
+    with pytest.raises(ValueError, match="random_state must be an int when checkpoint"):
+        repeat(_draw, 2, random_state=None, checkpoint=tmp_path / "other")
