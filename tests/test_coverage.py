@@ -166,7 +166,8 @@ def test_bad_input_names_the_parameter(kwargs, name):
         run_coverage(**args)
 
 
-@pytest.mark.parametrize("name", ["twogaussians", "twonorm", "ringnorm", "twonorm_svc"])
+@pytest.mark.parametrize("name", ["twogaussians", "twonorm", "ringnorm", "twonorm_svc",
+                                  "ringnorm_svc"])
 def test_committed_large_run_reproduces(repo_root, name):
     """The committed records: their first repetitions are recomputed exactly."""
     path = repo_root / "results" / "coverage" / name
