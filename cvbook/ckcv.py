@@ -457,7 +457,14 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
             groups = [list(range(len(points)))]
             tasks = [(0, k, [i], delayed(_generic_chunk)(X, y, base, points, [splits[k][i]]))
                      for k in k_values for i in range(self.n_splits)]
-        outputs = Parallel(n_jobs=self.n_jobs)(t[3] for t in tasks)
+        # Dispatch the largest fits first (their cost grows with the training size, so
+        # with k), so that no worker is left with a long task at the end; the outputs
+        # are put back in task order, so the order changes no number.
+        size = {k: (n - 2 * (n // k)) ** 2 + (n - n // k) ** 2 for k in k_values}
+        order = sorted(range(len(tasks)), key=lambda j: -size[tasks[j][1]] * len(tasks[j][2]))
+        outputs: list = [None] * len(tasks)
+        for j, out in zip(order, Parallel(n_jobs=self.n_jobs)(tasks[j][3] for j in order)):
+            outputs[j] = out
 
         n_rows = len(k_values) * len(points)
         ms_err = np.zeros((n_rows, self.n_splits), dtype=np.int64)
