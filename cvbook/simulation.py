@@ -94,9 +94,10 @@ def repeat(func: Callable[..., T], n_repeats: int, random_state: int | None = No
     >>> repeat(mean_of_ten, 4, random_state=0) == repeat(mean_of_ten, 4, random_state=0, n_jobs=2)
     True
     >>> import tempfile
-    >>> folder = tempfile.mkdtemp()
-    >>> first = repeat(mean_of_ten, 2, random_state=0, checkpoint=folder)   # saves 2
-    >>> repeat(mean_of_ten, 4, random_state=0, checkpoint=folder) == repeat(mean_of_ten, 4, random_state=0)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     first = repeat(mean_of_ten, 2, random_state=0, checkpoint=folder)  # saves 2
+    ...     resumed = repeat(mean_of_ten, 4, random_state=0, checkpoint=folder)  # runs 2 more
+    >>> resumed == repeat(mean_of_ten, 4, random_state=0)
     True
     """
     n_repeats = check_int(n_repeats, "n_repeats", minimum=1)
