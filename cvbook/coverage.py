@@ -57,7 +57,7 @@ from ._checks import check_int, check_open_unit
 from .bounds import clopper_pearson_upper
 from .ckcv import CompleteKCV
 from .datasets.synthetic import Ringnorm, Twonorm, TwoGaussians
-from .simulation import repeat
+from .simulation import repeat, saved_repetitions
 from .provenance import atomic_write, atomic_write_text, git_commit, git_dirty, package_versions
 
 __all__ = [
@@ -656,7 +656,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "results are written")
     args = parser.parse_args(argv)
     checkpoint = Path(args.checkpoint or f"{args.out}.parts")
-    resumed = len(list(checkpoint.glob("rep*.pkl")))
+    resumed = len(saved_repetitions(checkpoint))
     commit, dirty = git_commit(), git_dirty()   # the code that runs: read before the run
     start = time.time()
     estimator, grid = default_learner(args.distribution, args.learner)

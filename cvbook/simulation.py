@@ -24,7 +24,7 @@ from tqdm import tqdm
 from ._checks import check_int
 from .provenance import atomic_write, atomic_write_text
 
-__all__ = ["spawn_generators", "repeat"]
+__all__ = ["spawn_generators", "repeat", "saved_repetitions"]
 
 T = TypeVar("T")
 
@@ -105,7 +105,7 @@ def repeat(func: Callable[..., T], n_repeats: int, random_state: int | None = No
     done: dict[int, T] = {}
     if checkpoint is not None:
         folder = _open_checkpoint(checkpoint, func, random_state, kwargs)
-        done = {i: _load(folder, i) for i in range(n_repeats) if _rep_path(folder, i).exists()}
+        done = {i: _load(folder, i) for i in saved_repetitions(folder) if i < n_repeats}
     todo = [i for i in range(n_repeats) if i not in done]
     tasks = (delayed(func)(rngs[i], **kwargs) for i in todo)
     results = Parallel(n_jobs=n_jobs, return_as="generator")(tasks)
@@ -118,6 +118,18 @@ def repeat(func: Callable[..., T], n_repeats: int, random_state: int | None = No
             done[i] = result
             bar.update()
     return [done[i] for i in range(n_repeats)]
+
+
+def saved_repetitions(checkpoint: str | os.PathLike) -> list[int]:
+    """The repetitions a :func:`repeat` call has saved in ``checkpoint`` (none if absent).
+
+    Examples
+    --------
+    >>> saved_repetitions("no/such/folder")
+    []
+    """
+    folder = Path(checkpoint)
+    return sorted(int(p.stem[3:]) for p in folder.glob("rep*.pkl")) if folder.is_dir() else []
 
 
 def _rep_path(folder: Path, i: int) -> Path:

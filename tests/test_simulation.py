@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cvbook.simulation import repeat, spawn_generators
+from cvbook.simulation import repeat, saved_repetitions, spawn_generators
 
 
 def _draw(rng, size=3):
@@ -76,7 +76,7 @@ def test_checkpoint_resumes_without_losing_or_repeating_work(tmp_path):
         repeat(_draw_or_stop, 8, random_state=3, checkpoint=tmp_path)
     STOP_AT.clear()
     assert CALLS == full[:6]
-    assert sorted(p.name for p in tmp_path.glob("rep*.pkl")) == [f"rep{i:06d}.pkl" for i in range(5)]
+    assert saved_repetitions(tmp_path) == [0, 1, 2, 3, 4]
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]   # nothing half-written
     CALLS.clear()
     assert repeat(_draw_or_stop, 8, random_state=3, checkpoint=tmp_path) == full
