@@ -1,31 +1,193 @@
 """Argument checks shared by every module.
 
-Each check raises a :class:`ValueError` whose message names the parameter and
-says what is allowed, so that a reader who passes ``delta=1.5`` learns at once
-which argument is wrong and why.
+Each check raises an error whose message names the parameter and says what is
+allowed, so that a reader who passes ``delta=1.5`` learns at once which
+argument is wrong and why -- never a deep numpy, scipy or libsvm traceback,
+and never a silent wrong answer.
+
+Two kinds of error are raised:
+
+* :class:`ValueError` -- the argument has an acceptable type but a bad value
+  (``delta=1.5``, ``n_splits=1``, a NaN in ``X``);
+* :class:`ArgumentTypeError` -- the argument has the wrong type (``delta="0.05"``,
+  ``k=3.7``, complex ``X``). It subclasses both :class:`TypeError` (scikit-learn
+  raises ``TypeError`` for a wrong type) and :class:`ValueError` (so that
+  ``except ValueError`` still catches every bad argument).
+
+Seeds follow one rule, :func:`check_random_state` (see CONTRIBUTING.md, "Seeds").
 """
 
 from __future__ import annotations
 
 import numbers
+import warnings
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 
+__all__ = [
+    "ArgumentTypeError",
+    "check_1d_labels",
+    "check_binary_labels",
+    "check_bool",
+    "check_cv",
+    "check_features",
+    "check_finite",
+    "check_float",
+    "check_int",
+    "check_integer_array",
+    "check_not_complex",
+    "check_open_unit",
+    "check_random_state",
+    "check_rng",
+    "check_same_length",
+]
 
-def check_open_unit(value: Any, name: str) -> np.ndarray:
-    """Return ``value`` as a float array, every entry strictly inside (0, 1)."""
-    arr = np.asarray(value, dtype=float)
+
+class ArgumentTypeError(TypeError, ValueError):
+    """An argument of the wrong type (a ``TypeError`` that is also a ``ValueError``)."""
+
+
+def _describe(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _is_string(value: Any) -> bool:
+    return isinstance(value, (str, bytes, np.str_, np.bytes_))
+
+
+def _as_array(value: Any, name: str) -> np.ndarray:
+    """``np.asarray`` that refuses sparse matrices and ragged input by name."""
+    if hasattr(value, "toarray") and hasattr(value, "nnz"):
+        raise ArgumentTypeError(
+            f"{name} must be a dense array, got a sparse matrix; convert it with "
+            f"{name}.toarray() if it fits in memory")
+    try:
+        return np.asarray(value)
+    except ValueError as err:  # ragged nested sequences
+        raise ValueError(f"{name} must be a rectangular array: {err}") from None
+
+
+def check_not_complex(value: Any, name: str) -> np.ndarray:
+    """Return ``value`` as an array; refuse complex numbers instead of dropping their imaginary part.
+
+    Examples
+    --------
+    >>> check_not_complex([1, 2], "X")
+    array([1, 2])
+    >>> check_not_complex([1 + 2j], "X")
+    Traceback (most recent call last):
+    ...
+    cvbook._checks.ArgumentTypeError: X must be real, got complex values
+    """
+    arr = _as_array(value, name)
+    if np.iscomplexobj(arr) or (arr.dtype == object
+                                and any(isinstance(v, complex) for v in arr.ravel())):
+        raise ArgumentTypeError(f"{name} must be real, got complex values")
+    return arr
+
+
+def _numeric_array(value: Any, name: str, what: str = "numbers") -> np.ndarray:
+    """A real, non-boolean numeric array, or a named error."""
+    arr = check_not_complex(value, name)
+    if arr.dtype == bool:
+        raise ArgumentTypeError(f"{name} must hold {what}, got booleans")
+    if arr.dtype == object:
+        try:
+            arr = arr.astype(float)
+        except (TypeError, ValueError):
+            raise ArgumentTypeError(
+                f"{name} must hold {what}, got objects such as {_describe(arr.ravel()[:3])}"
+            ) from None
+    if not np.issubdtype(arr.dtype, np.number):
+        raise ArgumentTypeError(f"{name} must hold {what}, got dtype {arr.dtype}")
+    return arr
+
+
+def check_float(value: Any, name: str, minimum: float | None = None,
+                maximum: float | None = None, *, allow_inf: bool = False,
+                exclusive: bool = False) -> float:
+    """Return ``value`` as a Python ``float``: a real scalar in ``[minimum, maximum]``.
+
+    Strings, lists, arrays with more than one entry, booleans, complex numbers
+    and NaN are refused (infinity too unless ``allow_inf``). With
+    ``exclusive=True`` the bounds themselves are refused.
+
+    Examples
+    --------
+    >>> check_float(1, "alpha", minimum=0)
+    1.0
+    >>> check_float("0.05", "delta")
+    Traceback (most recent call last):
+    ...
+    cvbook._checks.ArgumentTypeError: delta must be a real number, got '0.05'
+    """
+    if (_is_string(value) or isinstance(value, (bool, np.bool_))
+            or not isinstance(value, (numbers.Real, np.ndarray))):
+        raise ArgumentTypeError(f"{name} must be a real number, got {_describe(value)}")
+    if isinstance(value, np.ndarray):
+        if value.ndim != 0 or not np.issubdtype(value.dtype, np.number) or \
+                np.iscomplexobj(value) or value.dtype == bool:
+            raise ArgumentTypeError(f"{name} must be a real number, got {_describe(value)}")
+    value = float(value)
+    if np.isnan(value) or (np.isinf(value) and not allow_inf):
+        raise ValueError(f"{name} must be a finite number, got {value}")
+    if minimum is not None and (value < minimum or (exclusive and value == minimum)):
+        raise ValueError(f"{name} must be {'>' if exclusive else '>='} {minimum}, got {value}")
+    if maximum is not None and (value > maximum or (exclusive and value == maximum)):
+        raise ValueError(f"{name} must be {'<' if exclusive else '<='} {maximum}, got {value}")
+    return value
+
+
+def check_open_unit(value: Any, name: str, *, scalar: bool = False) -> Any:
+    """Return ``value`` with every entry strictly inside (0, 1).
+
+    A float array (any shape, so that bounds broadcast over several deltas),
+    or a Python ``float`` when ``scalar=True``, which refuses lists and arrays.
+
+    Examples
+    --------
+    >>> check_open_unit(0.05, "delta", scalar=True)
+    0.05
+    >>> check_open_unit([0.05, 0.1], "delta", scalar=True)
+    Traceback (most recent call last):
+    ...
+    cvbook._checks.ArgumentTypeError: delta must be a real number, got [0.05, 0.1]
+    """
+    if scalar:
+        out = check_float(value, name)
+        if not 0.0 < out < 1.0:
+            raise ValueError(f"{name} must lie strictly between 0 and 1, got {_describe(value)}")
+        return out
+    if _is_string(value):
+        raise ArgumentTypeError(f"{name} must be a number strictly between 0 and 1, "
+                                f"got {_describe(value)}")
+    arr = _numeric_array(value, name).astype(float)
     if not np.all(np.isfinite(arr)) or np.any(arr <= 0) or np.any(arr >= 1):
-        raise ValueError(f"{name} must lie strictly between 0 and 1, got {value!r}")
+        raise ValueError(f"{name} must lie strictly between 0 and 1, got {_describe(value)}")
     return arr
 
 
 def check_int(value: Any, name: str, minimum: int | None = None,
               maximum: int | None = None) -> int:
-    """Return ``value`` as an ``int`` in ``[minimum, maximum]`` (bounds optional)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
+    """Return ``value`` as an ``int`` in ``[minimum, maximum]`` (bounds optional).
+
+    Only integer types pass (``int``, numpy integers): ``3.7``, ``3.0``,
+    ``'35'``, ``inf`` and ``True`` are refused, never truncated or parsed.
+
+    Examples
+    --------
+    >>> check_int(3, "k", minimum=2)
+    3
+    >>> check_int(3.7, "k")
+    Traceback (most recent call last):
+    ...
+    cvbook._checks.ArgumentTypeError: k must be an integer, got 3.7
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise ArgumentTypeError(f"{name} must be an integer, got {_describe(value)}")
     value = int(value)
     if minimum is not None and value < minimum:
         raise ValueError(f"{name} must be >= {minimum}, got {value}")
@@ -34,32 +196,77 @@ def check_int(value: Any, name: str, minimum: int | None = None,
     return value
 
 
-def check_integer_array(value: Any, name: str) -> np.ndarray:
-    """Return ``value`` as an int64 array; reject NaN, inf and non-integers."""
-    arr = np.asarray(value)
-    if arr.dtype == bool:
-        raise ValueError(f"{name} must hold integers, got booleans")
-    if not np.issubdtype(arr.dtype, np.number):
-        raise ValueError(f"{name} must hold integers, got dtype {arr.dtype}")
-    if np.issubdtype(arr.dtype, np.integer):
-        return arr.astype(np.int64)
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must hold finite integers, got NaN or infinity")
-    if np.any(arr != np.round(arr)):
-        raise ValueError(f"{name} must hold integers, got {value!r}")
-    return arr.astype(np.int64)
+def check_integer_array(value: Any, name: str, *, minimum: int | None = None,
+                        ndim: int | None = None) -> np.ndarray:
+    """Return ``value`` as an int64 array of integral values.
+
+    Floats with integral values (``2.0``) are accepted; ``3.7``, NaN, inf,
+    strings (``'35'``), booleans and complex numbers are refused.
+
+    Examples
+    --------
+    >>> check_integer_array([3, 5.0], "k_values")
+    array([3, 5])
+    >>> check_integer_array(["35"], "k_values")
+    Traceback (most recent call last):
+    ...
+    cvbook._checks.ArgumentTypeError: k_values must hold integers, got dtype <U2
+    """
+    if _is_string(value):
+        raise ArgumentTypeError(f"{name} must hold integers, got the string {_describe(value)}")
+    arr = _numeric_array(value, name, what="integers")
+    if ndim is not None and arr.ndim != ndim:
+        raise ValueError(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
+    if not np.issubdtype(arr.dtype, np.integer):
+        if not np.all(np.isfinite(arr)):
+            raise ValueError(f"{name} must hold finite integers, got NaN or infinity")
+        if np.any(arr != np.round(arr)):
+            raise ValueError(f"{name} must hold integers, got {_describe(value)}")
+        if arr.size and np.max(np.abs(arr)) >= 2**63:
+            raise ValueError(f"{name} must hold integers below 2**63, got {_describe(value)}")
+    arr = arr.astype(np.int64)
+    if minimum is not None and arr.size and arr.min() < minimum:
+        raise ValueError(f"{name} must hold integers >= {minimum}, got {int(arr.min())}")
+    return arr
 
 
 def check_finite(value: Any, name: str) -> np.ndarray:
-    """Return ``value`` as a float array with no NaN or infinite entry."""
-    arr = np.asarray(value, dtype=float)
+    """Return ``value`` as a float array with no NaN, infinite or complex entry.
+
+    Examples
+    --------
+    >>> check_finite([1, 2], "X")
+    array([1., 2.])
+    """
+    if _is_string(value):
+        raise ArgumentTypeError(f"{name} must hold numbers, got the string {_describe(value)}")
+    arr = _numeric_array(value, name).astype(float)
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must be finite: it holds NaN or infinite values")
     return arr
 
 
+def check_bool(value: Any, name: str) -> bool:
+    """Return ``value`` as a ``bool``; only ``True``/``False`` (numpy's too) pass.
+
+    Examples
+    --------
+    >>> check_bool(np.True_, "progress")
+    True
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise ArgumentTypeError(f"{name} must be True or False, got {_describe(value)}")
+    return bool(value)
+
+
 def check_same_length(*named_arrays: tuple[str, Any]) -> int:
-    """Check that arrays share their first dimension; return that length."""
+    """Check that arrays share their first dimension; return that length.
+
+    Examples
+    --------
+    >>> check_same_length(("X", [[1], [2]]), ("y", [0, 1]))
+    2
+    """
     lengths = {name: len(arr) for name, arr in named_arrays}
     if len(set(lengths.values())) > 1:
         described = ", ".join(f"{n} has {k}" for n, k in lengths.items())
@@ -67,17 +274,59 @@ def check_same_length(*named_arrays: tuple[str, Any]) -> int:
     return next(iter(lengths.values()))
 
 
+def check_1d_labels(y: Any, name: str = "y", *, allow_empty: bool = False) -> np.ndarray:
+    """Return labels as a 1-d array, following scikit-learn's ``column_or_1d``.
+
+    A column vector of shape ``(n, 1)`` is flattened with a
+    :class:`sklearn.exceptions.DataConversionWarning` (it would otherwise
+    broadcast against a 1-d array into an ``(n, n)`` matrix); any other 2-d
+    shape, a scalar, complex values and NaN/inf in float labels are refused.
+    The dtype is kept (labels may be strings).
+
+    Examples
+    --------
+    >>> check_1d_labels([1, -1, 1])
+    array([ 1, -1,  1])
+    >>> check_1d_labels([[1, 2], [3, 4]], "y_true")
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true must be one-dimensional (shape (n,)), got shape (2, 2)
+    """
+    from sklearn.exceptions import DataConversionWarning
+
+    arr = check_not_complex(y, name)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        warnings.warn(
+            f"{name} is a column vector of shape {arr.shape}; it was flattened to shape "
+            f"({arr.shape[0]},). Pass a 1-d array, for example with {name}.ravel().",
+            DataConversionWarning, stacklevel=3)
+        arr = arr.ravel()
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional (shape (n,)), got shape {arr.shape}")
+    if arr.size == 0 and not allow_empty:
+        raise ValueError(f"{name} must hold at least one label, got an empty array")
+    if np.issubdtype(arr.dtype, np.floating) and not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite: it holds NaN or infinite values")
+    if arr.dtype == object:
+        flat = [v for v in arr if isinstance(v, float)]
+        if flat and not np.all(np.isfinite(flat)):
+            raise ValueError(f"{name} must be finite: it holds NaN or infinite values")
+    return arr
+
+
 def check_binary_labels(y: Any, name: str = "y") -> np.ndarray:
     """Return ``y`` as a 1-d array that holds at most two distinct labels.
 
     A 0-1 loss bound counts errors of a binary classifier; a third label means
     the caller has a multi-class problem, for which the bound does not apply.
+    The shape rules are those of :func:`check_1d_labels`.
+
+    Examples
+    --------
+    >>> check_binary_labels([-1, 1, 1])
+    array([-1,  1,  1])
     """
-    arr = np.asarray(y)
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
-    if np.issubdtype(arr.dtype, np.floating) and not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite: it holds NaN or infinite values")
+    arr = check_1d_labels(y, name, allow_empty=True)
     labels = np.unique(arr)
     if labels.size > 2:
         raise ValueError(
@@ -88,20 +337,182 @@ def check_binary_labels(y: Any, name: str = "y") -> np.ndarray:
     return arr
 
 
-def check_rng(random_state: Any) -> np.random.Generator:
-    """Return a ``numpy.random.Generator`` from a seed, a Generator or a RandomState.
+def check_features(X: Any, name: str = "X", *, min_samples: int = 1) -> np.ndarray:
+    """Return a feature matrix as a finite float array of shape ``(n, d)``, ``d >= 1``.
 
-    ``None`` gives fresh entropy; an int or a ``SeedSequence`` a seeded
-    generator; a Generator is returned as is (so its state advances); a legacy
-    ``RandomState`` seeds a new generator from one draw.
+    Refuses, by name: strings, complex numbers, sparse matrices, NaN/inf,
+    1-d or 3-d input, fewer than ``min_samples`` rows, and zero columns (which
+    would otherwise reach the learner and fail there, e.g. "gamma ... Got nan").
+
+    Examples
+    --------
+    >>> check_features([[0.0, 1.0], [1.0, 0.0]]).shape
+    (2, 2)
+    >>> check_features(np.empty((3, 0)))
+    Traceback (most recent call last):
+    ...
+    ValueError: X must have at least one feature (column), got shape (3, 0)
     """
-    if isinstance(random_state, np.random.Generator):
-        return random_state
-    if isinstance(random_state, np.random.RandomState):
-        return np.random.default_rng(random_state.randint(0, 2**63 - 1, dtype=np.int64))
-    if random_state is None or isinstance(random_state, (numbers.Integral, np.random.SeedSequence)):
-        if isinstance(random_state, bool):
-            raise ValueError(f"random_state must be None, an int or a Generator, got {random_state!r}")
-        return np.random.default_rng(random_state)
-    raise ValueError(f"random_state must be None, an int, a numpy Generator or RandomState, "
-                     f"got {random_state!r}")
+    if _is_string(X):
+        raise ArgumentTypeError(f"{name} must be a 2-d array of numbers, got a string")
+    arr = _numeric_array(X, name)
+    if arr.ndim != 2:
+        hint = f" (reshape with {name}.reshape(-1, 1) for one feature)" if arr.ndim == 1 else ""
+        raise ValueError(f"{name} must be 2-dimensional (n_samples, n_features), "
+                         f"got shape {arr.shape}{hint}")
+    if arr.shape[1] == 0:
+        raise ValueError(f"{name} must have at least one feature (column), got shape {arr.shape}")
+    if arr.shape[0] < min_samples:
+        raise ValueError(f"{name} must have at least {min_samples} sample(s) (rows), "
+                         f"got shape {arr.shape}")
+    arr = arr.astype(float)
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite: it holds NaN or infinite values")
+    return arr
+
+
+def check_cv(cv: Any, name: str = "cv", *, n_samples: int | None = None,
+             minimum: int = 2) -> Any:
+    """Check a cross-validation argument, as scikit-learn's ``cv`` accepts it.
+
+    Returns
+
+    * an ``int`` (the number of folds, ``>= minimum``) as is;
+    * a splitter (an object with ``split`` and ``get_n_splits``) as is;
+    * any other iterable of ``(train, test)`` index pairs as a list of
+      ``(train, test)`` int64 arrays, each 1-d, the test part non-empty, and,
+      if ``n_samples`` is given, every index in ``[0, n_samples)``.
+
+    An empty iterable, booleans, floats, strings and ``None`` are refused.
+
+    Examples
+    --------
+    >>> check_cv(5)
+    5
+    >>> check_cv([([0, 1], [2]), ([1, 2], [0])], n_samples=3)[0]
+    (array([0, 1]), array([2]))
+    >>> check_cv([])
+    Traceback (most recent call last):
+    ...
+    ValueError: cv must hold at least one (train, test) split, got an empty iterable
+    """
+    allowed = "an int >= {m}, a splitter with split/get_n_splits, or an iterable of " \
+              "(train, test) index pairs".format(m=minimum)
+    if isinstance(cv, (bool, np.bool_)) or cv is None or _is_string(cv):
+        raise ArgumentTypeError(f"{name} must be {allowed}, got {_describe(cv)}")
+    if isinstance(cv, numbers.Integral):
+        return check_int(cv, name, minimum=minimum)
+    if hasattr(cv, "split") and hasattr(cv, "get_n_splits"):
+        return cv
+    if isinstance(cv, numbers.Number) or not isinstance(cv, Iterable):
+        raise ArgumentTypeError(f"{name} must be {allowed}, got {_describe(cv)}")
+    splits = []
+    for i, pair in enumerate(cv):
+        try:
+            train, test = pair
+        except (TypeError, ValueError):
+            raise ValueError(f"{name}[{i}] must be a (train, test) pair of index arrays, "
+                             f"got {_describe(pair)}") from None
+        train = check_integer_array(train, f"{name}[{i}] train indices", ndim=1, minimum=0)
+        test = check_integer_array(test, f"{name}[{i}] test indices", ndim=1, minimum=0)
+        if test.size == 0:
+            raise ValueError(f"{name}[{i}] has an empty test part")
+        if n_samples is not None:
+            top = max(train.max(initial=-1), test.max(initial=-1))
+            if top >= n_samples:
+                raise ValueError(f"{name}[{i}] holds index {top}, but there are only "
+                                 f"{n_samples} samples")
+        splits.append((train, test))
+    if not splits:
+        raise ValueError(f"{name} must hold at least one (train, test) split, "
+                         f"got an empty iterable")
+    return splits
+
+
+_SEED_TYPES = ("None, an int in [0, 2**32), a numpy Generator, RandomState or SeedSequence")
+
+
+def check_random_state(random_state: Any, name: str = "random_state", *,
+                       to: str = "generator") -> Any:
+    """The one seed rule of cvbook: accept the same five kinds of seed everywhere.
+
+    ``random_state`` may be ``None`` (fresh entropy), an ``int`` in
+    ``[0, 2**32)`` (numpy integers too), a ``numpy.random.Generator``, a legacy
+    ``numpy.random.RandomState`` or a ``numpy.random.SeedSequence``. Anything
+    else -- ``True``, ``-1``, ``1.5``, ``"0"``, ``2**32`` -- is refused with an
+    error naming ``name``. The seed is converted to what the caller needs:
+
+    ``to="generator"``
+        a ``numpy.random.Generator``. A Generator is returned as is (its state
+        advances, as in numpy); a RandomState seeds a new Generator from one
+        draw (its state advances).
+    ``to="randomstate"``
+        a ``numpy.random.RandomState``, for code that must reproduce
+        scikit-learn's own use of a seed (an int gives exactly the numbers
+        ``sklearn.utils.check_random_state`` would). A RandomState is returned
+        as is; a Generator or SeedSequence seeds a new one from one draw.
+    ``to="seed"``
+        an ``int`` (or ``None`` kept as ``None``), for code that derives
+        reproducible streams from an integer entropy with
+        ``SeedSequence(seed, spawn_key=...)``. A Generator or RandomState gives
+        one draw; a SeedSequence its entropy if that is an int.
+
+    Examples
+    --------
+    >>> int(check_random_state(0).integers(10)) == int(check_random_state(0).integers(10))
+    True
+    >>> type(check_random_state(0, to="randomstate")).__name__
+    'RandomState'
+    >>> check_random_state(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: random_state must be >= 0 (an int in [0, 2**32)), got -1
+    """
+    if to not in ("generator", "randomstate", "seed"):
+        raise ValueError(f"to must be 'generator', 'randomstate' or 'seed', got {to!r}")
+    rs = random_state
+    if isinstance(rs, (bool, np.bool_)) or not (
+            rs is None or isinstance(rs, (numbers.Integral, np.random.Generator,
+                                          np.random.RandomState, np.random.SeedSequence))):
+        raise ArgumentTypeError(f"{name} must be {_SEED_TYPES}, got {_describe(rs)}")
+    if isinstance(rs, numbers.Integral):
+        rs = int(rs)
+        if rs < 0:
+            raise ValueError(f"{name} must be >= 0 (an int in [0, 2**32)), got {rs}")
+        if rs >= 2**32:
+            raise ValueError(f"{name} must be < 2**32 (an int in [0, 2**32)), got {rs}")
+    if to == "generator":
+        if isinstance(rs, np.random.Generator):
+            return rs
+        if isinstance(rs, np.random.RandomState):
+            return np.random.default_rng(int(rs.randint(0, 2**63 - 1, dtype=np.int64)))
+        return np.random.default_rng(rs)
+    if to == "randomstate":
+        if isinstance(rs, np.random.RandomState):
+            return rs
+        if isinstance(rs, np.random.Generator):
+            return np.random.RandomState(int(rs.integers(2**32)))
+        if isinstance(rs, np.random.SeedSequence):
+            return np.random.RandomState(int(rs.generate_state(1)[0]))
+        return np.random.RandomState(rs)
+    # to == "seed"
+    if isinstance(rs, np.random.Generator):
+        return int(rs.integers(2**32))
+    if isinstance(rs, np.random.RandomState):
+        return int(rs.randint(0, 2**32, dtype=np.int64))
+    if isinstance(rs, np.random.SeedSequence):
+        ent = rs.entropy
+        return int(ent) if isinstance(ent, numbers.Integral) and not rs.spawn_key \
+            else int(rs.generate_state(1)[0])
+    return rs
+
+
+def check_rng(random_state: Any, name: str = "random_state") -> np.random.Generator:
+    """``check_random_state(random_state, name, to="generator")`` (kept for old callers).
+
+    Examples
+    --------
+    >>> isinstance(check_rng(None), np.random.Generator)
+    True
+    """
+    return check_random_state(random_state, name, to="generator")
