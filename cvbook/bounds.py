@@ -12,8 +12,12 @@ belongs):
     L_{EE} = \\max_p \\Big\\{p : \\sum_{j=0}^{k} \\binom{n}{j} p^j (1-p)^{n-j}
     \\ge \\delta \\Big\\}, \\qquad k = n \\hat L_n .
 
-That maximum is a beta quantile, ``scipy.stats.beta.ppf(1 - delta, k + 1, n - k)``,
-which is what :func:`clopper_pearson_upper` computes.
+That maximum is a beta quantile, the upper ``delta`` point of Beta(k + 1, n - k).
+:func:`clopper_pearson_upper` computes it with the survival-function form
+``scipy.stats.beta.isf(delta, k + 1, n - k)``, not ``beta.ppf(1 - delta, ...)``:
+``1 - delta`` rounds away the digits of a small ``delta`` (it is exactly 1.0
+below ``delta`` = 1.1e-16), while ``isf`` is exact down to ``delta`` = 1e-300,
+as the tests check against the closed form ``1 - delta**(1/n)`` at ``k = 0``.
 :func:`clopper_pearson_upper_by_inversion` solves the displayed sum directly,
 as the chapter writes it, and the tests show the two agree.
 """
@@ -21,9 +25,11 @@ as the chapter writes it, and the tests show the two agree.
 from __future__ import annotations
 
 import numpy as np
-from scipy import optimize, stats
+from scipy import optimize, special, stats
 
-from ._checks import check_int, check_integer_array, check_open_unit
+from ._checks import (ArgumentTypeError, check_1d_labels, check_bool, check_float, check_int,
+                      check_integer_array, check_open_unit,
+                      check_same_length)
 
 __all__ = [
     "clopper_pearson_upper",
@@ -78,7 +84,7 @@ def clopper_pearson_upper(n_errors, n, delta: float = 0.05):
     k, n = _counts(n_errors, n)
     k, n, delta = np.broadcast_arrays(k, n, delta)
     with np.errstate(divide="ignore", invalid="ignore"):
-        upper = stats.beta.ppf(1.0 - delta, k + 1, np.maximum(n - k, 1))
+        upper = stats.beta.isf(delta, k + 1, np.maximum(n - k, 1))
     upper = np.where(k >= n, 1.0, upper)
     return float(upper) if upper.ndim == 0 else upper
 
@@ -113,7 +119,7 @@ def clopper_pearson_interval(n_errors, n, alpha: float = 0.05):
     k, n, alpha = np.broadcast_arrays(k, n, alpha)
     with np.errstate(divide="ignore", invalid="ignore"):
         lower = stats.beta.ppf(alpha / 2, np.maximum(k, 1), n - k + 1)
-        upper = stats.beta.ppf(1 - alpha / 2, k + 1, np.maximum(n - k, 1))
+        upper = stats.beta.isf(alpha / 2, k + 1, np.maximum(n - k, 1))
     lower = np.where(k == 0, 0.0, lower)
     upper = np.where(k >= n, 1.0, upper)
     if lower.ndim == 0:
@@ -150,19 +156,26 @@ def clopper_pearson_upper_by_inversion(n_errors: int, n: int, delta: float = 0.0
     """
     n = check_int(n, "n", minimum=1)
     k = check_int(n_errors, "n_errors", minimum=0, maximum=n)
-    delta = float(check_open_unit(delta, "delta"))
+    delta = check_open_unit(delta, "delta", scalar=True)
     if k == n:
         return 1.0
-    j = np.arange(k + 1)
-    log_comb = (stats.binom.logpmf(j, n, 0.5) - n * np.log(0.5))  # log C(n, j)
+    # sum_{j=0}^{k} C(n, j) p^j (1-p)^(n-j) = delta   (p^j, not p^s). For delta > 1/2
+    # the sum is close to 1 and carries few digits of delta, so solve its complement
+    # sum_{j=k+1}^{n} ... = 1 - delta instead.
+    j = np.arange(k + 1) if delta <= 0.5 else np.arange(k + 1, n + 1)
+    target = np.log(delta) if delta <= 0.5 else np.log1p(-delta)
+    log_comb = special.gammaln(n + 1) - special.gammaln(j + 1) - special.gammaln(n - j + 1)
 
-    def tail_minus_delta(p: float) -> float:
-        # sum_{j=0}^{k} C(n, j) p^j (1-p)^(n-j)  -  delta   (p^j, not p^s)
-        terms = np.exp(log_comb + j * np.log(p) + (n - j) * np.log1p(-p))
-        return float(terms.sum()) - delta
+    def log_tail_minus_log_delta(u: float) -> float:
+        # p = expit(u), so that both p and 1 - p keep every digit, even at p = 1 - 1e-20.
+        log_p, log_q = -np.logaddexp(0.0, -u), -np.logaddexp(0.0, u)
+        return float(special.logsumexp(log_comb + j * log_p + (n - j) * log_q)) - target
 
-    # The tail falls from 1 at p -> 0 to 0 at p -> 1, so the root is unique.
-    return float(optimize.brentq(tail_minus_delta, 1e-300, 1 - 1e-16, xtol=1e-15, rtol=1e-14))
+    # The tail falls from 1 at p -> 0 to 0 at p -> 1, so the root is unique; working
+    # with logarithms and the logit u of p, [-1e4, 1e4] brackets it for every delta
+    # down to the smallest float.
+    u = optimize.brentq(log_tail_minus_log_delta, -1e4, 1e4, xtol=1e-13, rtol=1e-15)
+    return float(special.expit(u))
 
 
 def clopper_pearson_coverage(risk: float, n: int, delta: float = 0.05,
@@ -197,9 +210,11 @@ def clopper_pearson_coverage(risk: float, n: int, delta: float = 0.05,
     True
     """
     n = check_int(n, "n", minimum=1)
-    risk = float(risk)
+    risk = check_float(risk, "risk")
     if not 0.0 <= risk <= 1.0:
         raise ValueError(f"risk must lie in [0, 1], got {risk!r}")
+    name = "alpha" if check_bool(two_sided, "two_sided") else "delta"
+    delta = check_open_unit(delta, name, scalar=True)
     k = np.arange(n + 1)
     pmf = stats.binom.pmf(k, n, risk)
     if two_sided:
@@ -211,15 +226,19 @@ def clopper_pearson_coverage(risk: float, n: int, delta: float = 0.05,
 
 
 def error_rate_bound(y_true, y_pred, delta: float = 0.05) -> tuple[float, float]:
-    """Test error of a binary classifier and its one-sided Clopper--Pearson bound.
+    """Test error of a classifier and its one-sided Clopper--Pearson bound.
 
-    The bound treats each test point as a Bernoulli trial, mistake or not,
-    for a two-class problem; labels with more than two values are refused.
+    The bound treats each test point as a Bernoulli trial, mistake or not, so
+    it holds for the 0-1 loss with any number of classes: the labels only have
+    to be comparable for equality.
 
     Parameters
     ----------
     y_true, y_pred : array_like of shape (n,)
-        True and predicted labels on ``n >= 1`` test points never used in training.
+        True and predicted labels on ``n >= 1`` test points never used in
+        training. A column vector ``(n, 1)`` is flattened with a
+        ``DataConversionWarning``, as in scikit-learn; other 2-d shapes,
+        complex values, NaN and a mix of string and numeric labels are refused.
     delta : float, default=0.05
         Probability that the bound fails, in (0, 1).
 
@@ -232,16 +251,22 @@ def error_rate_bound(y_true, y_pred, delta: float = 0.05) -> tuple[float, float]
     >>> err, up = error_rate_bound([1, -1, 1, 1], [1, 1, 1, 1], delta=0.05)
     >>> err, round(up, 3)
     (0.25, 0.751)
+    >>> error_rate_bound([0, 1, 2, 2], [0, 1, 2, 0])[0]   # three classes
+    0.25
     """
-    from ._checks import check_binary_labels, check_same_length
-
-    y_true = check_binary_labels(y_true, "y_true")
-    y_pred = check_binary_labels(y_pred, "y_pred")
+    delta = check_open_unit(delta, "delta", scalar=True)
+    y_true = check_1d_labels(y_true, "y_true", allow_empty=True)
+    y_pred = check_1d_labels(y_pred, "y_pred", allow_empty=True)
     n = check_same_length(("y_true", y_true), ("y_pred", y_pred))
     if n == 0:
         raise ValueError("y_true must hold at least one test point, got an empty array")
-    labels = np.union1d(y_true, y_pred)
-    if labels.size > 2:
-        raise ValueError(f"y_true and y_pred together must be binary, got labels {labels.tolist()}")
+    if _is_text(y_true) != _is_text(y_pred):
+        raise ArgumentTypeError(
+            f"y_true and y_pred must both hold text labels or both numeric labels, got "
+            f"dtypes {y_true.dtype} and {y_pred.dtype}: a string never equals a number")
     errors = int(np.count_nonzero(y_true != y_pred))
     return errors / n, clopper_pearson_upper(errors, n, delta)
+
+
+def _is_text(labels: np.ndarray) -> bool:
+    return labels.dtype.kind in "USO" and any(isinstance(v, (str, bytes)) for v in labels)

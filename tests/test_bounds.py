@@ -18,7 +18,7 @@ deltas = st.floats(min_value=1e-4, max_value=0.5)
 @given(counts, deltas)
 def test_upper_is_the_beta_quantile(kn, delta):
     k, n = kn
-    expected = 1.0 if k == n else stats.beta.ppf(1 - delta, k + 1, n - k)
+    expected = 1.0 if k == n else stats.beta.isf(delta, k + 1, n - k)
     assert clopper_pearson_upper(k, n, delta) == pytest.approx(expected, rel=1e-12, abs=1e-15)
 
 
@@ -71,7 +71,7 @@ def test_interval_matches_beta_quantiles_and_contains_the_rate(kn, alpha):
     k, n = kn
     lo, hi = clopper_pearson_interval(k, n, alpha)
     exp_lo = 0.0 if k == 0 else stats.beta.ppf(alpha / 2, k, n - k + 1)
-    exp_hi = 1.0 if k == n else stats.beta.ppf(1 - alpha / 2, k + 1, n - k)
+    exp_hi = 1.0 if k == n else stats.beta.isf(alpha / 2, k + 1, n - k)
     assert lo == pytest.approx(exp_lo, rel=1e-12, abs=1e-15)
     assert hi == pytest.approx(exp_hi, rel=1e-12, abs=1e-15)
     assert lo <= k / n <= hi
@@ -166,10 +166,15 @@ def test_error_rate_bound_from_labels():
     assert error_rate_bound(np.array(["a", "b"]), np.array(["a", "a"]))[0] == 0.5
 
 
+def test_error_rate_bound_accepts_multiclass_labels():
+    """The 0-1 loss counts mistakes: it needs no binary labels."""
+    from cvbook.bounds import error_rate_bound
+    err, up = error_rate_bound([0, 1, 2, 2, 3], [0, 1, 2, 0, 3], delta=0.1)
+    assert err == 0.2 and up == clopper_pearson_upper(1, 5, 0.1)
+    assert error_rate_bound(["a", "b", "c"], ["a", "b", "b"])[0] == pytest.approx(1 / 3)
+
+
 @pytest.mark.parametrize("y_true, y_pred, kwargs, match", [
-    ([0, 1, 2], [0, 1, 1], {}, "y_true must be binary"),
-    ([0, 1, 1], [0, 2, 1], {}, "y_pred must be binary"),
-    ([0, 1, 1], [2, 2, 2], {}, "y_true and y_pred together must be binary"),
     ([0, 1], [0, 1, 1], {}, "same length: y_true has 2, y_pred has 3"),
     ([0.0, np.nan], [0.0, 1.0], {}, "y_true must be finite"),
     ([0.0, 1.0], [np.inf, 1.0], {}, "y_pred must be finite"),
