@@ -168,7 +168,7 @@ def main():
                    help="as --all, for these data sets only")
     p.add_argument("--json", default=None,
                    help="with --all, also write the table and its provenance to this file "
-                        "(benchmarks/results/bench_ckcv.json)")
+                        "(results/benchmarks/bench_ckcv.json)")
     a = p.parse_args()
     commit, dirty = git_commit(), git_dirty()
     grid = TABLE1_GRID

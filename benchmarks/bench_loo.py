@@ -27,7 +27,7 @@ Timings are the CPU time of the process (``time.process_time``), minimum over
 ``--repeats`` interleaved runs, with BLAS limited to ``--threads`` threads (1 by
 default). On a shared machine, wall time measures the other users' load as much as
 this code; the CPU time of a single-threaded process measures the work it does.
-Results, with their provenance, go to ``benchmarks/results/loo_timings.json``;
+Results, with their provenance, go to ``results/benchmarks/loo_timings.json``;
 chapter 4 plots them.
 """
 
@@ -168,7 +168,7 @@ def main(argv=None) -> dict:
                         help="run brute force in full up to this m")
     parser.add_argument("--brute-points", type=int, default=40,
                         help="refits timed above --brute-full (then extrapolated)")
-    parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "loo_timings.json"))
+    parser.add_argument("--out", default=str(ROOT / "results" / "benchmarks" / "loo_timings.json"))
     parser.add_argument("--no-save", action="store_true")
     args = parser.parse_args(argv)
 

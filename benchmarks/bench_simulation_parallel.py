@@ -79,7 +79,7 @@ def main(argv=None) -> int:
                         help="skip the busy-loop measure of the machine's own speed-up")
     parser.add_argument("--json", default=None,
                         help="also write the timings and the ratio to this JSON file "
-                             "(benchmarks/results/bench_simulation_parallel.json, read by chapter 3)")
+                             "(results/benchmarks/bench_simulation_parallel.json, read by chapter 3)")
     args = parser.parse_args(argv)
 
     print(f"cores visible: {os.cpu_count()}; repetitions per run: {args.repeats}; "

@@ -1,0 +1,62 @@
+"""Strip the volatile metadata of executed notebooks, so that a prose change diffs small.
+
+Removes what changes at every execution and says nothing about the result: each cell's
+``execution`` timestamps, papermill's run info (``metadata.papermill`` and per-cell
+``papermill``), and widget state. Outputs and execution counts stay (nbval checks them).
+
+Usage::
+
+    python tools/strip_notebooks.py chapters/*.ipynb      # strip in place
+    python tools/strip_notebooks.py --check chapters/*.ipynb  # exit 1 if any carries them
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+CELL_KEYS = ("execution", "papermill", "ExecuteTime", "collapsed", "scrolled")
+NOTEBOOK_KEYS = ("papermill", "widgets")
+
+
+def volatile(nb: dict) -> list[str]:
+    """The volatile keys a notebook carries, as readable locations."""
+    found = [f"metadata.{k}" for k in NOTEBOOK_KEYS if k in nb.get("metadata", {})]
+    for i, cell in enumerate(nb.get("cells", [])):
+        found += [f"cell {i}: metadata.{k}" for k in CELL_KEYS if k in cell.get("metadata", {})]
+    return found
+
+
+def strip(nb: dict) -> dict:
+    """Remove the volatile keys (in place) and return the notebook."""
+    for k in NOTEBOOK_KEYS:
+        nb.get("metadata", {}).pop(k, None)
+    for cell in nb.get("cells", []):
+        for k in CELL_KEYS:
+            cell.get("metadata", {}).pop(k, None)
+    return nb
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("paths", nargs="+", type=Path)
+    parser.add_argument("--check", action="store_true", help="report, do not write")
+    args = parser.parse_args(argv)
+    bad = 0
+    for path in args.paths:
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        found = volatile(nb)
+        if args.check:
+            for where in found:
+                print(f"{path}: {where}")
+            bad += bool(found)
+        elif found:
+            text = json.dumps(strip(nb), indent=1, ensure_ascii=False) + "\n"
+            path.write_text(text, encoding="utf-8")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
