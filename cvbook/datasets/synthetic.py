@@ -9,12 +9,14 @@ estimate can always be drawn next to the truth.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from .._checks import check_finite, check_int, check_open_unit, check_rng
+from .._checks import (check_1d_labels, check_features, check_finite, check_float, check_int,
+                       check_open_unit, check_random_state)
 
 __all__ = ["TwoGaussians", "monte_carlo_risk"]
 
@@ -54,12 +56,10 @@ class TwoGaussians:
     prior: float = 0.5
 
     def __post_init__(self) -> None:
-        if not np.isfinite(self.separation) or self.separation < 0:
-            raise ValueError(f"separation must be finite and >= 0, got {self.separation!r}")
+        check_float(self.separation, "separation", minimum=0)
         check_int(self.dim, "dim", minimum=1)
-        if not np.isfinite(self.sigma) or self.sigma <= 0:
-            raise ValueError(f"sigma must be finite and > 0, got {self.sigma!r}")
-        check_open_unit(self.prior, "prior")
+        check_float(self.sigma, "sigma", minimum=0, exclusive=True)
+        check_open_unit(self.prior, "prior", scalar=True)
 
     @property
     def means(self) -> tuple[np.ndarray, np.ndarray]:
@@ -71,7 +71,7 @@ class TwoGaussians:
     def sample(self, m: int, random_state=None) -> tuple[np.ndarray, np.ndarray]:
         """Draw ``m`` i.i.d. labelled points ``(X, y)`` with ``y`` in {-1, +1}."""
         m = check_int(m, "m", minimum=1)
-        rng = check_rng(random_state)
+        rng = check_random_state(random_state)
         y = np.where(rng.random(m) < self.prior, 1, -1)
         X = rng.standard_normal((m, self.dim)) * self.sigma
         X[:, 0] += y * self.separation / 2
@@ -89,12 +89,8 @@ class TwoGaussians:
         >>> round(TwoGaussians(separation=2.0).linear_rule_risk([1.0, 0.0]), 4)
         0.1587
         """
-        w = check_finite(w, "w").ravel()
-        if w.shape != (self.dim,):
-            raise ValueError(f"w must have length dim={self.dim}, got {w.shape[0]}")
+        w, b = _check_linear_rule(w, b, self.dim, classifier=True)
         scale = self.sigma * np.linalg.norm(w)
-        if scale == 0:
-            raise ValueError("w must not be the zero vector: the rule would be constant")
         mu_neg, mu_pos = self.means
         err_pos = stats.norm.cdf(-(w @ mu_pos + b) / scale)   # positive called negative
         err_neg = stats.norm.cdf((w @ mu_neg + b) / scale)    # negative called positive
@@ -148,16 +144,50 @@ def monte_carlo_risk(model, distribution, n: int = 200_000, random_state=None,
     >>> abs(monte_carlo_risk(clf, dist, random_state=1) - dist.bayes_risk) < 0.02
     True
     """
+    if not callable(getattr(model, "predict", None)):
+        raise TypeError(f"model must be a fitted classifier with a predict method, "
+                        f"got {type(model).__name__}")
+    if not callable(getattr(distribution, "sample", None)):
+        raise TypeError(f"distribution must have a sample(m, random_state) method, "
+                        f"got {type(distribution).__name__}")
     n = check_int(n, "n", minimum=1)
     batch_size = check_int(batch_size, "batch_size", minimum=1)
-    rng = check_rng(random_state)
+    rng = check_random_state(random_state)
     errors, done = 0, 0
     while done < n:
         size = min(batch_size, n - done)
         X, y = distribution.sample(size, random_state=rng)
-        errors += int(np.sum(model.predict(X) != y))
+        # A column of predictions would broadcast against y into a (size, size) matrix.
+        predicted = check_1d_labels(model.predict(X), "model.predict(X)")
+        if predicted.shape != np.shape(y):
+            raise ValueError(f"model.predict(X) must return one label per point: got shape "
+                             f"{predicted.shape} for {np.shape(y)[0]} points")
+        errors += int(np.sum(predicted != y))
         done += size
     return errors / n
+
+
+def _check_linear_rule(w: ArrayLike, b: Any, dim: int,
+                       classifier: bool) -> tuple[np.ndarray, float]:
+    """``(w, b)`` of a linear rule in ``dim`` dimensions, checked by name.
+
+    ``w`` may be 1-d or a single row or column (scikit-learn's ``coef_`` is
+    ``(1, dim)``). For a classifier ``sign(w @ x + b)`` the pair is rescaled
+    by ``max |w|``, which leaves the rule unchanged and keeps a huge ``w``
+    from overflowing its norm.
+    """
+    arr = check_finite(w, "w")
+    if arr.ndim == 2 and 1 in arr.shape:
+        arr = arr.ravel()
+    if arr.shape != (dim,):
+        raise ValueError(f"w must have length dim={dim}, got shape {arr.shape}")
+    b = check_float(b, "b")
+    if classifier:
+        top = float(np.max(np.abs(arr)))
+        if top == 0:
+            raise ValueError("w must not be the zero vector: the rule would be constant")
+        arr, b = arr / top, b / top
+    return arr, b
 
 
 # ---------------------------------------------------------------------------
@@ -208,7 +238,7 @@ class Twonorm:
     def sample(self, m: int, random_state=None) -> tuple[np.ndarray, np.ndarray]:
         """Draw ``m`` i.i.d. labelled points ``(X, y)`` with ``y`` in {-1, +1}."""
         m = check_int(m, "m", minimum=1)
-        rng = check_rng(random_state)
+        rng = check_random_state(random_state)
         y = _balanced_labels(rng, m)
         X = rng.standard_normal((m, self.dim)) + (y * self.a)[:, None]
         return X, y
@@ -223,12 +253,8 @@ class Twonorm:
         >>> round(Twonorm().linear_rule_risk(np.ones(20)), 5)
         0.02275
         """
-        w = check_finite(w, "w").ravel()
-        if w.shape != (self.dim,):
-            raise ValueError(f"w must have length dim={self.dim}, got {w.shape[0]}")
+        w, b = _check_linear_rule(w, b, self.dim, classifier=True)
         scale = float(np.linalg.norm(w))
-        if scale == 0:
-            raise ValueError("w must not be the zero vector: the rule would be constant")
         shift = self.a * float(w.sum())
         err_pos = stats.norm.cdf(-(shift + b) / scale)   # +1 called -1
         err_neg = stats.norm.cdf((-shift + b) / scale)   # -1 called +1
@@ -289,7 +315,7 @@ class Ringnorm:
     def sample(self, m: int, random_state=None) -> tuple[np.ndarray, np.ndarray]:
         """Draw ``m`` i.i.d. labelled points ``(X, y)`` with ``y`` in {-1, +1}."""
         m = check_int(m, "m", minimum=1)
-        rng = check_rng(random_state)
+        rng = check_random_state(random_state)
         y = _balanced_labels(rng, m)
         Z = rng.standard_normal((m, self.dim))
         X = np.where((y == 1)[:, None], 2.0 * Z, Z + self.a)
@@ -305,8 +331,8 @@ class Ringnorm:
         ...     np.full((1, 20), 3.0)).tolist()
         ([-1], [1])
         """
-        X = check_finite(X, "X")
-        if X.ndim != 2 or X.shape[1] != self.dim:
+        X = check_features(X, "X")
+        if X.shape[1] != self.dim:
             raise ValueError(f"X must have shape (m, {self.dim}), got {X.shape}")
         q = 0.5 * np.sum((X - self.a) ** 2, axis=1) - np.sum(X ** 2, axis=1) / 8
         return np.where(q > self.dim * np.log(2.0), 1, -1)
@@ -368,10 +394,8 @@ class LinearGaussianRegression:
 
     def __post_init__(self) -> None:
         check_int(self.dim, "dim", minimum=1)
-        if not np.isfinite(self.signal) or self.signal < 0:
-            raise ValueError(f"signal must be finite and >= 0, got {self.signal!r}")
-        if not np.isfinite(self.noise) or self.noise <= 0:
-            raise ValueError(f"noise must be finite and > 0, got {self.noise!r}")
+        check_float(self.signal, "signal", minimum=0)
+        check_float(self.noise, "noise", minimum=0, exclusive=True)
 
     @property
     def coef(self) -> np.ndarray:
@@ -381,7 +405,7 @@ class LinearGaussianRegression:
     def sample(self, m: int, random_state=None) -> tuple[np.ndarray, np.ndarray]:
         """Draw ``m`` i.i.d. points ``(X, y)``, X of shape (m, dim), y of shape (m,)."""
         m = check_int(m, "m", minimum=1)
-        rng = check_rng(random_state)
+        rng = check_random_state(random_state)
         X = rng.standard_normal((m, self.dim))
         y = X @ self.coef + self.noise * rng.standard_normal(m)
         return X, y
@@ -395,10 +419,7 @@ class LinearGaussianRegression:
         >>> dist.linear_rule_risk([1.0, 0.0], b=1.0)
         3.0
         """
-        w = check_finite(w, "w").ravel()
-        if w.shape != (self.dim,):
-            raise ValueError(f"w must have length dim={self.dim}, got {w.shape[0]}")
-        b = float(check_finite(b, "b"))
+        w, b = _check_linear_rule(w, b, self.dim, classifier=False)
         return float(np.sum((w - self.coef) ** 2) + b ** 2 + self.noise ** 2)
 
     @property
