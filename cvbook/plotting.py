@@ -7,10 +7,13 @@ has the same colour in every chapter.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 import matplotlib as mpl
 import numpy as np
+
+from ._checks import (ArgumentTypeError, check_finite, check_float, check_int,
+                      check_integer_array)
 
 __all__ = ["COLORS", "use_book_style", "mean_std", "mark_truth"]
 
@@ -75,15 +78,30 @@ def mean_std(values: Sequence[float] | np.ndarray, digits: int = 3, scale: float
     >>> mean_std([0.1, 0.2, 0.3], digits=1, scale=100)
     '20.0 ± 10.0'
     """
-    arr = np.asarray(values, dtype=float) * scale
-    if arr.size == 0 or not np.all(np.isfinite(arr)):
-        raise ValueError("values must be a non-empty array of finite numbers")
+    digits = check_int(digits, "digits", minimum=0, maximum=20)
+    scale = check_float(scale, "scale")
+    arr = check_finite(values, "values").ravel() * scale
+    if arr.size == 0:
+        raise ValueError("values must be a non-empty array of finite numbers, got an empty one")
     std = arr.std(ddof=1) if arr.size > 1 else 0.0
     return f"{arr.mean():.{digits}f} ± {std:.{digits}f}"
 
 
 def mark_truth(ax, value: float, label: str = "true risk") -> None:
-    """Draw the true risk as a horizontal line in the book's ``truth`` colour."""
+    """Draw the true risk as a horizontal line in the book's ``truth`` colour.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> mark_truth(ax, 0.1)
+    >>> len(ax.lines)
+    1
+    >>> plt.close(fig)
+    """
+    _check_ax(ax)
+    value = check_float(value, "value")
+    _check_str(label, "label")
     ax.axhline(value, color=COLORS["truth"], linestyle="--", linewidth=1.2, label=label)
 
 
@@ -119,11 +137,18 @@ def plot_folds(ax, sizes: Sequence[int], errors: Sequence[float] | None = None,
     9
     >>> plt.close(fig)
     """
-    sizes = np.asarray(sizes, dtype=float)
-    if sizes.ndim != 1 or sizes.size < 2 or np.any(sizes <= 0):
-        raise ValueError("sizes must hold at least two positive fold sizes")
-    if errors is not None and len(errors) != sizes.size:
-        raise ValueError(f"errors must have one value per fold ({sizes.size}), got {len(errors)}")
+    _check_ax(ax)
+    sizes = check_integer_array(sizes, "sizes", ndim=1, minimum=1).astype(float)
+    if sizes.size < 2:
+        raise ValueError(f"sizes must hold at least two positive fold sizes, got {sizes.size}")
+    if errors is not None:
+        errors = check_finite(errors, "errors")
+        if errors.shape != sizes.shape:
+            raise ValueError(f"errors must have one value per fold ({sizes.size}), "
+                             f"got shape {errors.shape}")
+    if test_color is not None:
+        _check_str(test_color, "test_color")
+    _check_str(train_color, "train_color")
     test_color = test_color or COLORS["kfold"]
     k = sizes.size
     starts = np.concatenate([[0.0], np.cumsum(sizes)[:-1]])
@@ -184,14 +209,16 @@ def plot_coverage(ax, summary, methods=None, labels=None, n_se: float = 2.0) -> 
     >>> plot_coverage(ax, [{"method": "holdout", "delta": 0.1, "coverage": 0.92, "se": 0.01}])
     >>> plt.close(fig)
     """
-    methods = methods or list(dict.fromkeys(r["method"] for r in summary))
-    labels = labels or {}
+    _check_ax(ax)
+    summary = _check_summary(summary, ("method", "delta", "coverage", "se"))
+    methods, labels = _check_methods(methods, labels, summary)
+    n_se = check_float(n_se, "n_se", minimum=0)
     nominal = sorted({1 - r["delta"] for r in summary})
     lo, hi = min(nominal + [r["coverage"] for r in summary]), 1.0
     ax.plot([lo - 0.02, hi], [lo - 0.02, hi], color=COLORS["nominal"], linestyle="--",
             linewidth=1, label="nominal 1 − δ")
     offsets = np.linspace(-0.006, 0.006, len(methods)) if len(methods) > 1 else [0.0]
-    for off, m in zip(offsets, methods):
+    for off, m in zip(offsets, methods, strict=True):
         rows = sorted((r for r in summary if r["method"] == m), key=lambda r: -r["delta"])
         if not rows:
             continue
@@ -225,8 +252,9 @@ def plot_slack_vs_n(ax, summary, methods=None, labels=None) -> None:
     ...                       "slack_q50": 0.0, "slack_q95": 0.05}])
     >>> plt.close(fig)
     """
-    methods = methods or list(dict.fromkeys(r["method"] for r in summary))
-    labels = labels or {}
+    _check_ax(ax)
+    summary = _check_summary(summary, ("method", "n", "slack_q05", "slack_q50", "slack_q95"))
+    methods, labels = _check_methods(methods, labels, summary)
     for m in methods:
         rows = sorted((r for r in summary if r["method"] == m), key=lambda r: r["n"])
         if not rows:
@@ -246,3 +274,45 @@ def plot_slack_vs_n(ax, summary, methods=None, labels=None) -> None:
 
 
 __all__ += ["COVERAGE_STYLE", "plot_coverage", "plot_slack_vs_n"]
+
+
+def _check_ax(ax: Any) -> None:
+    from matplotlib.axes import Axes
+
+    if not isinstance(ax, Axes):
+        raise ArgumentTypeError(f"ax must be a matplotlib Axes (e.g. from plt.subplots()), "
+                                f"got {type(ax).__name__}")
+
+
+def _check_str(value: Any, name: str) -> str:
+    if not isinstance(value, str):
+        raise ArgumentTypeError(f"{name} must be a string, got {value!r}")
+    return value
+
+
+def _check_summary(summary: Any, keys: tuple[str, ...]) -> list[dict]:
+    """A non-empty list of dicts that each hold ``keys``."""
+    if isinstance(summary, (str, bytes, dict)) or not isinstance(summary, Sequence):
+        raise ArgumentTypeError(f"summary must be a list of dicts (rows of "
+                                f"cvbook.coverage.summarize), got {type(summary).__name__}")
+    if len(summary) == 0:
+        raise ValueError("summary must hold at least one row, got an empty list")
+    for i, row in enumerate(summary):
+        if not isinstance(row, dict):
+            raise ArgumentTypeError(f"summary[{i}] must be a dict, got {type(row).__name__}")
+        missing = [k for k in keys if k not in row]
+        if missing:
+            raise ValueError(f"summary[{i}] lacks the keys {missing} (needed: {list(keys)})")
+    return list(summary)
+
+
+def _check_methods(methods: Any, labels: Any, summary: list[dict]) -> tuple[list, dict]:
+    if methods is None:
+        methods = list(dict.fromkeys(r["method"] for r in summary))
+    elif isinstance(methods, str) or not isinstance(methods, Sequence) or len(methods) == 0:
+        raise ArgumentTypeError(f"methods must be a non-empty list of method names, "
+                                f"got {methods!r}")
+    labels = {} if labels is None else labels
+    if not isinstance(labels, dict):
+        raise ArgumentTypeError(f"labels must be a dict from method to label, got {labels!r}")
+    return list(methods), labels

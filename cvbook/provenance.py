@@ -37,7 +37,9 @@ def atomic_write(path: str | os.PathLike, write: Callable[[str], None]) -> None:
     >>> (folder / "a.txt").read_text(), sorted(p.name for p in folder.iterdir())
     ('done', ['a.txt'])
     """
-    path = Path(path)
+    path = _check_path(path, "path")
+    if not callable(write):
+        raise TypeError(f"write must be a function of the temporary path, got {write!r}")
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     os.close(fd)
@@ -65,7 +67,21 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
     >>> target.read_text()
     'ok'
     """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}")
     atomic_write(path, lambda tmp: Path(tmp).write_text(text))
+
+
+def _check_path(path: object, name: str) -> Path:
+    """A file path: str or path-like, not empty, not an existing folder."""
+    if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"{name} must be a str or path-like, got {type(path).__name__}")
+    if str(path) == "":
+        raise ValueError(f"{name} must not be empty")
+    path = Path(path)
+    if path.is_dir():
+        raise ValueError(f"{name} {str(path)!r} is a folder; give the path of a file")
+    return path
 
 
 def _git(*args: str) -> str | None:

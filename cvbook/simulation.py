@@ -21,7 +21,7 @@ import numpy as np
 from joblib import Parallel, delayed
 from tqdm import tqdm
 
-from ._checks import check_int
+from ._checks import ArgumentTypeError, check_bool, check_int, check_random_state
 from .provenance import atomic_write, atomic_write_text
 
 __all__ = ["spawn_generators", "repeat", "saved_repetitions"]
@@ -29,11 +29,14 @@ __all__ = ["spawn_generators", "repeat", "saved_repetitions"]
 T = TypeVar("T")
 
 
-def spawn_generators(random_state: int | None, n: int) -> list[np.random.Generator]:
+def spawn_generators(random_state: Any, n: int) -> list[np.random.Generator]:
     """``n`` independent generators spawned from one seed.
 
     Generator ``i`` depends only on ``random_state`` and ``i``, never on how
-    the work is scheduled.
+    the work is scheduled. ``random_state`` follows the package's seed rule
+    (:func:`cvbook._checks.check_random_state`): ``None``, an int in
+    ``[0, 2**32)``, a ``SeedSequence`` (spawned from, as numpy does), or a
+    ``Generator``/``RandomState`` (one draw from it seeds the root).
 
     Examples
     --------
@@ -43,11 +46,14 @@ def spawn_generators(random_state: int | None, n: int) -> list[np.random.Generat
     True
     """
     n = check_int(n, "n", minimum=0)
-    root = np.random.SeedSequence(random_state)
+    if isinstance(random_state, np.random.SeedSequence):
+        root = random_state
+    else:
+        root = np.random.SeedSequence(check_random_state(random_state, to="seed"))
     return [np.random.default_rng(s) for s in root.spawn(n)]
 
 
-def repeat(func: Callable[..., T], n_repeats: int, random_state: int | None = None,
+def repeat(func: Callable[..., T], n_repeats: int, random_state: Any = None,
            n_jobs: int | None = None, progress: bool = False,
            desc: str | None = None, checkpoint: str | os.PathLike | None = None,
            **kwargs: Any) -> list[T]:
@@ -60,10 +66,12 @@ def repeat(func: Callable[..., T], n_repeats: int, random_state: int | None = No
         It must draw all of its randomness from ``rng``.
     n_repeats : int
         Number of repetitions, >= 1.
-    random_state : int or None
-        Root seed; repetition ``i`` gets the ``i``-th spawned generator.
+    random_state : None, int, SeedSequence, Generator or RandomState
+        Root seed (see :func:`spawn_generators`); repetition ``i`` gets the
+        ``i``-th spawned generator.
     n_jobs : int or None
-        joblib's ``n_jobs``; the results do not depend on it.
+        joblib's ``n_jobs`` (a nonzero int: ``-1`` for every core); the
+        results do not depend on it.
     progress : bool, default=False
         Show a tqdm progress bar.
     desc : str, optional
@@ -100,7 +108,17 @@ def repeat(func: Callable[..., T], n_repeats: int, random_state: int | None = No
     >>> resumed == repeat(mean_of_ten, 4, random_state=0)
     True
     """
+    if not callable(func):
+        raise ArgumentTypeError(f"func must be callable as func(rng, **kwargs), got {func!r}")
     n_repeats = check_int(n_repeats, "n_repeats", minimum=1)
+    if n_jobs is not None and check_int(n_jobs, "n_jobs") == 0:
+        raise ValueError("n_jobs must be None, a positive int or a negative int (-1 for every "
+                         "core), got 0")
+    progress = check_bool(progress, "progress")
+    if desc is not None and not isinstance(desc, str):
+        raise ArgumentTypeError(f"desc must be a str or None, got {desc!r}")
+    if checkpoint is not None:
+        _check_folder(checkpoint, "checkpoint")
     rngs = spawn_generators(random_state, n_repeats)
     done: dict[int, T] = {}
     if checkpoint is not None:
@@ -111,7 +129,7 @@ def repeat(func: Callable[..., T], n_repeats: int, random_state: int | None = No
     results = Parallel(n_jobs=n_jobs, return_as="generator")(tasks)
     bar = tqdm(total=n_repeats, initial=len(done), desc=desc, disable=not progress)
     with bar:
-        for i, result in zip(todo, results):
+        for i, result in zip(todo, results, strict=True):
             if checkpoint is not None:
                 atomic_write(_rep_path(folder, i),
                              lambda tmp, r=result: Path(tmp).write_bytes(pickle.dumps(r)))
@@ -128,8 +146,17 @@ def saved_repetitions(checkpoint: str | os.PathLike) -> list[int]:
     >>> saved_repetitions("no/such/folder")
     []
     """
-    folder = Path(checkpoint)
+    folder = _check_folder(checkpoint, "checkpoint")
     return sorted(int(p.stem[3:]) for p in folder.glob("rep*.pkl")) if folder.is_dir() else []
+
+
+def _check_folder(folder: Any, name: str) -> Path:
+    if isinstance(folder, bytes) or not isinstance(folder, (str, os.PathLike)):
+        raise ArgumentTypeError(f"{name} must be a folder path (str or path-like), got {folder!r}")
+    path = Path(folder)
+    if str(folder) == "" or path.is_file():
+        raise ValueError(f"{name} must be a folder, got {str(folder)!r}")
+    return path
 
 
 def _rep_path(folder: Path, i: int) -> Path:
