@@ -221,8 +221,8 @@ def _register_bibliography_style() -> None:
             for entry in sorted_entries:
                 people = entry.persons.get("author") or entry.persons.get("editor") or []
                 names = [last_name(p) for p in people]
-                if not names:
-                    who = entry.key
+                if not names:  # cited by its title, as the text cites it
+                    who = Text.from_latex(entry.fields.get("title", entry.key)).render_as("text")
                 elif len(names) == 1:
                     who = names[0]
                 elif len(names) == 2:
