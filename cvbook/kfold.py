@@ -26,7 +26,7 @@ from sklearn.base import clone
 from sklearn.model_selection import KFold, StratifiedKFold
 from sklearn.utils import check_random_state
 
-from ._checks import check_int
+from ._checks import check_float, check_int
 from .datasets.synthetic import monte_carlo_risk
 from .holdout import Loss, Selection, _check_candidates, _check_xy, clone_estimator
 from .risk import empirical_risk
@@ -515,3 +515,116 @@ def kfold_bias_variance(estimator: Any, distribution: Any, m: int, ks: Sequence[
     return BiasVariance(ks=np.asarray(ks), estimates=np.array([e for e, _, _ in out]),
                         truths=np.array([t for _, _, t in out]),
                         fold_stds=np.array([s for _, s, _ in out]))
+
+
+# --- candidate grids (chapters 2 and 3) --------------------------------------------------
+
+#: The book's learners: hyperparameter name, default grid, value fixed in advance.
+_GRIDS: dict[str, tuple[str, tuple, Any]] = {
+    "svm": ("C", (0.1, 1.0, 10.0, 100.0), 1.0),
+    "knn": ("k", (1, 5, 9, 15), 5),
+}
+
+
+@dataclass(frozen=True)
+class CandidateGrid:
+    """A grid of candidate models for one learner, as the chapters select among them.
+
+    Attributes
+    ----------
+    model : str
+        ``"svm"`` (Gaussian-kernel SVM) or ``"knn"`` (k-nearest neighbours).
+    name : str
+        The hyperparameter(s) the grid varies: ``"C"``, ``"k"`` or ``"(C, gamma)"``.
+    values : list
+        One value per candidate (a ``(C, gamma)`` pair for a two-dimensional grid).
+    candidates : list of estimators
+        The unfitted candidates, in the order of ``values``.
+    fixed : estimator
+        The learner with the value fixed in advance (``C = 1`` or ``k = 5``).
+    fixed_index : int or None
+        Position of the fixed value in ``values``, if the grid holds it.
+    """
+
+    model: str
+    name: str
+    values: list
+    candidates: list
+    fixed: Any
+    fixed_index: int | None
+
+    def make(self, value: Any) -> Any:
+        """A new, unfitted candidate with hyperparameter ``value``."""
+        return _make_candidate(self.model, value)
+
+
+def _make_candidate(model: str, value: Any) -> Any:
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.svm import SVC
+
+    if model == "knn":
+        return KNeighborsClassifier(n_neighbors=value)
+    if isinstance(value, tuple):
+        return SVC(C=value[0], gamma=value[1])
+    return SVC(C=value)
+
+
+def candidate_grid(model: str = "svm", values: Sequence[Any] | None = None,
+                   gammas: Sequence[float] | None = None) -> CandidateGrid:
+    """The candidates a chapter selects among, for ``model = "svm"`` or ``"knn"``.
+
+    Parameters
+    ----------
+    model : {"svm", "knn"}, default="svm"
+        ``"svm"``: :class:`~sklearn.svm.SVC` with a Gaussian kernel, grid of ``C``;
+        ``"knn"``: :class:`~sklearn.neighbors.KNeighborsClassifier`, grid of ``k``.
+    values : sequence, optional
+        The grid of ``C`` (positive numbers) or of ``k`` (positive integers); default
+        ``(0.1, 1, 10, 100)`` or ``(1, 5, 9, 15)``.
+    gammas : sequence of float, optional
+        ``"svm"`` only: also vary the kernel width ``gamma``; the grid is then every
+        ``(C, gamma)`` pair, ``C`` varying slowest.
+
+    Returns
+    -------
+    CandidateGrid
+
+    Examples
+    --------
+    >>> g = candidate_grid("svm", values=[0.1, 1.0, 10.0])
+    >>> g.name, g.values, g.fixed_index
+    ('C', [0.1, 1.0, 10.0], 1)
+    >>> len(candidate_grid("svm", values=[1, 10], gammas=[0.1, 1.0]).candidates)
+    4
+    >>> candidate_grid("forest")
+    Traceback (most recent call last):
+    ...
+    ValueError: model must be one of ['knn', 'svm'], got 'forest'
+    """
+    if not isinstance(model, str) or model not in _GRIDS:
+        raise ValueError(f"model must be one of {sorted(_GRIDS)}, got {model!r}")
+    name, default, fixed = _GRIDS[model]
+    raw = default if values is None else values
+    if isinstance(raw, (str, bytes)) or not isinstance(raw, Sequence) or len(raw) == 0:
+        raise ValueError(f"values must be a non-empty list of {name} values, got {values!r}")
+    if model == "knn":
+        vals = [check_int(v, "values", minimum=1) for v in raw]
+    else:
+        vals = [check_float(v, "values", minimum=0, exclusive=True) for v in raw]
+    if gammas is not None:
+        if model != "svm":
+            raise ValueError(f"gammas applies to model='svm' only, got model={model!r}")
+        if isinstance(gammas, (str, bytes)) or not isinstance(gammas, Sequence) or \
+                len(gammas) == 0:
+            raise ValueError(f"gammas must be a non-empty list of positive numbers, "
+                             f"got {gammas!r}")
+        gs = [check_float(g, "gammas", minimum=0, exclusive=True) for g in gammas]
+        vals = [(c, g) for c in vals for g in gs]
+        name = "(C, gamma)"
+    fixed_index = vals.index(fixed) if fixed in vals else None
+    return CandidateGrid(model=model, name=name, values=vals,
+                         candidates=[_make_candidate(model, v) for v in vals],
+                         fixed=_make_candidate(model, fixed), fixed_index=fixed_index)
+
+
+__all__ += ["CandidateGrid", "candidate_grid"]

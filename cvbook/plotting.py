@@ -316,3 +316,81 @@ def _check_methods(methods: Any, labels: Any, summary: list[dict]) -> tuple[list
     if not isinstance(labels, dict):
         raise ArgumentTypeError(f"labels must be a dict from method to label, got {labels!r}")
     return list(methods), labels
+
+
+def estimate_boxplot(ax, errors: Any, labels: Sequence[str], colors: Sequence[str] | None = None,
+                     xlabel: str = "estimate $-$ true risk", show_mean: bool = True) -> dict:
+    """Horizontal box plots of estimation errors, one box per estimate, with means and zero.
+
+    The figure chapters 2 and 3 draw to compare estimates of a risk: each column of
+    ``errors`` holds one estimate minus its target over many data sets; the boxes show
+    their spread, a diamond their mean, and a vertical line the zero of a perfect estimate.
+
+    Parameters
+    ----------
+    ax : matplotlib Axes
+    errors : array_like of shape (n_repeats, n_estimates)
+        Finite numbers; column ``j`` is drawn at height ``j + 1``.
+    labels : sequence of str
+        One label per column.
+    colors : sequence of str, optional
+        One box colour per column (default: the book's colour cycle).
+    xlabel : str, default="estimate $-$ true risk"
+    show_mean : bool, default=True
+        Mark each column's mean with a diamond (labelled "mean" in a legend).
+
+    Returns
+    -------
+    dict
+        What :meth:`matplotlib.axes.Axes.boxplot` returns.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> parts = estimate_boxplot(ax, [[0.1, -0.2], [0.0, 0.1], [0.2, 0.0]], ["a", "b"])
+    >>> len(parts["boxes"])
+    2
+    >>> plt.close(fig)
+    """
+    from matplotlib.axes import Axes
+
+    from ._checks import ArgumentTypeError, check_bool, check_finite
+
+    if not isinstance(ax, Axes):
+        raise ArgumentTypeError(f"ax must be a matplotlib Axes (e.g. from plt.subplots()), "
+                                f"got {type(ax).__name__}")
+    errors = check_finite(errors, "errors")
+    if errors.ndim == 1:
+        errors = errors[:, None]
+    if errors.ndim != 2 or errors.shape[0] == 0 or errors.shape[1] == 0:
+        raise ValueError(f"errors must have shape (n_repeats, n_estimates) with both >= 1, "
+                         f"got shape {errors.shape}")
+    n = errors.shape[1]
+    if isinstance(labels, str) or not isinstance(labels, Sequence) or len(labels) != n or \
+            not all(isinstance(lab, str) for lab in labels):
+        raise ArgumentTypeError(f"labels must be a list of {n} strings (one per column of "
+                                f"errors), got {labels!r}")
+    if colors is None:
+        cycle = mpl.rcParams["axes.prop_cycle"].by_key().get("color", ["C0"])
+        colors = [cycle[j % len(cycle)] for j in range(n)]
+    if isinstance(colors, str) or not isinstance(colors, Sequence) or len(colors) != n:
+        raise ArgumentTypeError(f"colors must be a list of {n} colours, got {colors!r}")
+    if not isinstance(xlabel, str):
+        raise ArgumentTypeError(f"xlabel must be a string, got {xlabel!r}")
+    show_mean = check_bool(show_mean, "show_mean")
+    parts = ax.boxplot(errors, orientation="horizontal", tick_labels=list(labels),
+                       patch_artist=True, widths=0.5)
+    for patch, color in zip(parts["boxes"], colors, strict=True):
+        patch.set_facecolor(color)
+        patch.set_alpha(0.5)
+    if show_mean:
+        ax.plot(errors.mean(axis=0), np.arange(1, n + 1), "D", color=COLORS["truth"],
+                label="mean")
+        ax.legend(loc="lower right")
+    ax.axvline(0, color=COLORS["truth"], linewidth=1)
+    ax.set_xlabel(xlabel)
+    return parts
+
+
+__all__ += ["estimate_boxplot"]

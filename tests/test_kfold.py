@@ -174,3 +174,76 @@ def test_bias_variance_one_equals_kfold_risks():
                          random_state=int(rng.integers(2**31 - 1)))
         assert est[j] == pytest.approx(fr.mean) and stds[j] == pytest.approx(fr.std)
     assert 0 <= truth <= 1
+
+
+# --- candidate_grid and the shared box plot ----------------------------------------------
+
+
+def test_candidate_grid_defaults_and_fixed():
+    from cvbook.kfold import candidate_grid
+
+    svm = candidate_grid("svm")
+    assert svm.name == "C" and svm.values == [0.1, 1.0, 10.0, 100.0]
+    assert svm.fixed_index == 1 and svm.fixed.get_params()["C"] == 1.0
+    assert [c.get_params()["C"] for c in svm.candidates] == svm.values
+    knn = candidate_grid("knn", values=[1, 3, 5])
+    assert knn.fixed_index == 2 and [c.n_neighbors for c in knn.candidates] == [1, 3, 5]
+    assert candidate_grid("knn", values=[2, 4]).fixed_index is None
+
+
+def test_candidate_grid_two_dimensional():
+    from cvbook.kfold import candidate_grid
+
+    g = candidate_grid("svm", values=[0.1, 1, 10, 100, 1000], gammas=[0.01, 0.03, 0.1, 0.3, 1, 3])
+    assert len(g.candidates) == 30 and g.name == "(C, gamma)"
+    assert g.values[0] == (0.1, 0.01) and g.values[-1] == (1000.0, 3.0)
+    assert {(c.C, c.gamma) for c in g.candidates} == set(g.values)
+    assert g.make((2.0, 0.5)).get_params()["gamma"] == 0.5
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(model="forest"), "model"),
+    (dict(model=None), "model"),
+    (dict(model="svm", values=[]), "values"),
+    (dict(model="svm", values="1,10"), "values"),
+    (dict(model="svm", values=[0.0, 1.0]), "values"),
+    (dict(model="svm", values=[np.nan]), "values"),
+    (dict(model="svm", values=["1"]), "values"),
+    (dict(model="knn", values=[3.7]), "values"),
+    (dict(model="knn", values=[0]), "values"),
+    (dict(model="knn", values=[5], gammas=[1.0]), "gammas"),
+    (dict(model="svm", gammas=[]), "gammas"),
+    (dict(model="svm", gammas=[-1.0]), "gammas"),
+    (dict(model="svm", gammas=[1j]), "gammas"),
+])
+def test_candidate_grid_refuses_by_name(kwargs, match):
+    from cvbook.kfold import candidate_grid
+
+    with pytest.raises(ValueError, match=match):
+        candidate_grid(**kwargs)
+
+
+def test_estimate_boxplot_draws_and_refuses():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from cvbook.plotting import estimate_boxplot
+
+    fig, ax = plt.subplots()
+    errs = np.random.default_rng(0).normal(size=(30, 3))
+    parts = estimate_boxplot(ax, errs, ["a", "b", "c"], colors=["r", "g", "b"])
+    assert len(parts["boxes"]) == 3
+    np.testing.assert_allclose(ax.lines[-2].get_xdata(), errs.mean(axis=0))  # the means
+    for bad, match in [(np.full((3, 2), np.nan), "errors"), (np.empty((0, 2)), "errors"),
+                       (np.ones((3, 2)) * 1j, "errors")]:
+        with pytest.raises(ValueError, match=match):
+            estimate_boxplot(ax, bad, ["a", "b"])
+    with pytest.raises(TypeError, match="labels"):
+        estimate_boxplot(ax, errs, ["a", "b"])
+    with pytest.raises(TypeError, match="colors"):
+        estimate_boxplot(ax, errs, ["a", "b", "c"], colors="red")
+    with pytest.raises(TypeError, match="ax"):
+        estimate_boxplot(None, errs, ["a", "b", "c"])
+    plt.close(fig)
