@@ -16,13 +16,11 @@ NBVAL_FLAGS := --nbval --nbval-current-env --nbval-cell-timeout=600 \
 timed = @mkdir -p _build; s=$$(date +%s); $(2); rc=$$?; e=$$(( $$(date +%s) - s )); \
         echo "[$(1)] $${e} s (exit $$rc)" | tee -a $(TIMES); exit $$rc
 
-.PHONY: help install book lab test unit nbval papermill build browser chromium \
-        bench sweep coverage-run clean
+.PHONY: help install book lab test unit unit-fast unit-min lint nbval papermill build browser \
+        chromium mathjax bench sweep coverage-run clean
 
-help:
-	@echo "make book    build the book into _build/html (creates .venv)"
-	@echo "make test    run every check CI runs"
-	@echo "make lab     open the chapters in JupyterLab"
+help:  ## list every target
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## (.*)/  make \1\t\2/' | expand -t 22
 
 $(STAMP): pyproject.toml constraints.txt
 	@test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -30,54 +28,94 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[book,test]"
 	@touch $(STAMP)
 
-install:
+install:  ## create .venv and install the package with the book and test extras (pinned)
 	@rm -f $(TIMES); mkdir -p _build
 	$(call timed,install,$(MAKE) --no-print-directory $(STAMP))
 
-book: install
+book: install mathjax  ## execute every chapter and render the website into _build/html
 	$(call timed,build,$(JB) build . -W --keep-going)
 	@echo "The book is in _build/html/index.html"
 
-lab: install
-	$(BIN)/jupyter lab chapters/
+# A root shell (common in containers) needs --allow-root.
+lab: install  ## open the chapters in JupyterLab (numbers and figures render after Run All)
+	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) chapters/
 
-test: install unit nbval papermill build browser
+test: install lint unit nbval papermill build browser  ## every check CI runs
 	@echo "--- wall times ---"; cat $(TIMES)
 
-unit: install
-	$(call timed,unit,$(PYTEST) tests --doctest-modules cvbook \
-	    --ignore=tests/test_papermill.py --ignore=tests/test_site.py)
+# Lint and format (ruff), and no committed chapter carries volatile execution metadata.
+lint: install  ## ruff check + ruff format --check; chapters free of execution timestamps
+	$(call timed,lint,$(BIN)/ruff check cvbook tests benchmarks tools api && \
+	    $(BIN)/ruff format --check cvbook tests benchmarks tools api && \
+	    $(BIN)/python tools/strip_notebooks.py --check chapters/*.ipynb)
 
-nbval: install
+UNIT_ARGS := tests --doctest-modules cvbook --ignore=tests/test_papermill.py \
+             --ignore=tests/test_site.py --ignore=tests/test_lab.py
+
+unit: install  ## unit tests and doctests
+	$(call timed,unit,$(PYTEST) $(UNIT_ARGS))
+
+unit-fast: install  ## the unit tests without those marked slow (the inner loop)
+	$(PYTEST) $(UNIT_ARGS) -m "not slow"
+
+nbval: install  ## strict nbval: re-execution reproduces the committed outputs
 	$(call timed,nbval,$(PYTEST) $(NBVAL_FLAGS) $$($(BIN)/python tests/booktoc.py))
 
-papermill: install
+# The unit tests in a second, cached environment pinned to the declared minimum versions
+# (constraints-min.txt): proves the floors in pyproject.toml. Built once (stamp file).
+VENV_MIN  := .venv-min
+STAMP_MIN := $(VENV_MIN)/.installed
+$(STAMP_MIN): pyproject.toml constraints-min.txt
+	@rm -rf $(VENV_MIN) && $(PYTHON) -m venv $(VENV_MIN)
+	$(VENV_MIN)/bin/python -m pip install --quiet --upgrade pip
+	$(VENV_MIN)/bin/python -m pip install --quiet --prefer-binary -c constraints-min.txt \
+	    -e . pytest hypothesis
+	$(VENV_MIN)/bin/python -m pip check
+	@touch $(STAMP_MIN)
+
+unit-min: $(STAMP_MIN)
+	$(call timed,unit-min,$(VENV_MIN)/bin/python -m pytest -p no:cacheprovider tests \
+	    --doctest-modules cvbook --ignore=tests/test_papermill.py --ignore=tests/test_site.py \
+	    --ignore=tests/test_book.py --ignore=tests/test_environment.py \
+	    --ignore=tests/test_ckcv_dask.py)
+
+papermill: install  ## every chapter re-run by papermill: parameters, bad values, other seeds
 	$(call timed,papermill,$(PYTEST) tests/test_papermill.py)
 
 # --all: re-read and re-execute every page even after `make book`, so the check is never stale.
-build: install
+build: install mathjax  ## jupyter-book build -W of the whole book (forced re-execution)
 	$(call timed,build,$(JB) build . --all -W --keep-going)
 
-chromium:
+chromium:  ## install Debian's chromium for the browser tests (when absent)
 	@command -v chromium >/dev/null 2>&1 || { \
 	    echo "Installing Debian's chromium for the browser test"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
-# The pages load MathJax 3 from its CDN; the browser test has no network and answers those
-# requests from a local copy installed once from the npm registry (git-ignored, under _build/).
-MATHJAX := _build/mathjax/node_modules/mathjax/es5/tex-mml-chtml.js
+# MathJax is bundled into the site, so that pages render offline: MathJax 3 from the npm
+# registry (once, under _build/), copied into _static/mathjax/ (git-ignored), which
+# jupyter-book adds to the site's _static/ (mathjax_path in _config.yml).
+MATHJAX_SRC := _build/mathjax/node_modules/mathjax/es5
+MATHJAX := $(MATHJAX_SRC)/tex-mml-chtml.js
+MATHJAX_STATIC := _static/mathjax/tex-mml-chtml.js
 
 $(MATHJAX):
 	@mkdir -p _build/mathjax
 	npm install --prefix _build/mathjax --no-save --no-audit --no-fund --loglevel=error mathjax@3.2.2
 
+$(MATHJAX_STATIC): $(MATHJAX)
+	@rm -rf _static/mathjax && mkdir -p _static/mathjax
+	cp -r $(MATHJAX_SRC)/tex-mml-chtml.js $(MATHJAX_SRC)/input $(MATHJAX_SRC)/output \
+	    $(MATHJAX_SRC)/ui $(MATHJAX_SRC)/a11y $(MATHJAX_SRC)/adaptors _static/mathjax/
+
+mathjax: $(MATHJAX_STATIC)  ## bundle MathJax 3 into the site (npm registry, once)
+
 # CVBOOK_REQUIRE_SITE=1: a missing site, browser or MathJax copy fails the test (plain pytest
 # skips). Screenshots of every chapter go to _build/screenshots/.
-browser: install chromium $(MATHJAX)
-	$(call timed,browser,CVBOOK_REQUIRE_SITE=1 $(PYTEST) tests/test_site.py)
+browser: install chromium mathjax  ## the built site and a chapter in JupyterLab, in headless Chromium
+	$(call timed,browser,CVBOOK_REQUIRE_SITE=1 $(PYTEST) tests/test_site.py tests/test_lab.py)
 
-clean:
-	rm -rf _build
+clean:  ## remove the build (the site, screenshots, MathJax copies)
+	rm -rf _build _static/mathjax
 
 # --- long runs and benchmarks (not part of `make test`) ----------------------------------
 # DATA_HOME: a folder with the Rätsch benchmarks (benchmarks.mat or <name>.npz); empty means
