@@ -2,12 +2,15 @@
 
 No test touches the network: downloads go through a pooch downloader that copies
 a local ``file://`` URL. The shared copy of the benchmarks is read from
-``../shared/data/raetsch`` (relative to the repository root) when it exists.
+``../shared/data/raetsch`` (relative to the repository root; the environment variable
+``CVBOOK_SHARED_RAETSCH`` overrides it). Tests that need it skip with the reason when it
+is missing, except under ``CI=true``, where they fail (:func:`requires_raetsch`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 from pathlib import Path
 from urllib.parse import urlparse
@@ -19,18 +22,25 @@ from scipy import io as sio
 
 from cvbook.datasets import raetsch
 from cvbook.datasets.raetsch import (
-    RAETSCH_DATASETS,
     RAETSCH_NAMES,
+    RaetschDataUnavailable,
     fetch_benchmarks,
     find_raetsch_source,
     load_raetsch,
     raetsch_info,
+    raetsch_missing,
+    requires_raetsch,
 )
 
-SHARED = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "raetsch"
-needs_shared = pytest.mark.skipif(
-    not SHARED.is_dir(),
-    reason=f"shared Rätsch data not found at {SHARED} (the tests read it, never commit it)")
+SHARED = Path(os.environ.get("CVBOOK_SHARED_RAETSCH", Path(__file__).resolve().parents[2]
+                             / "shared" / "data" / "raetsch"))
+
+
+@pytest.fixture
+def shared(monkeypatch):
+    """The shared copy: skip without it, fail without it under CI=true."""
+    monkeypatch.delenv("CVBOOK_DATA", raising=False)
+    return requires_raetsch(SHARED)
 
 
 @pytest.fixture(autouse=True)
@@ -112,7 +122,7 @@ def test_mat_parsing_compressed_and_one_realisation(tmp_path, compress):
     x, t, train, test = _toy(2, n_real=1)
     _write_mat(tmp_path / "benchmarks.mat", {"thyroid": (x, t, train, test)},
                do_compression=compress)
-    X_tr, y_tr, X_te, y_te = load_raetsch("thyroid", 1, data_home=tmp_path)
+    X_tr, _y_tr, _X_te, y_te = load_raetsch("thyroid", 1, data_home=tmp_path)
     np.testing.assert_array_equal(X_tr, x[train[0]])
     np.testing.assert_array_equal(y_te, t[test[0]])
     with pytest.raises(ValueError, match=r"realisation must be an integer in 1\.\.1"):
@@ -129,7 +139,7 @@ def test_mat_and_npz_layouts_agree(tmp_path):
     for r in range(1, 5):
         a = load_raetsch("german", r, data_home=tmp_path / "mat")
         b = load_raetsch("german", r, data_home=tmp_path / "npz")
-        for u, v in zip(a, b):
+        for u, v in zip(a, b, strict=False):
             np.testing.assert_array_equal(u, v)
 
 
@@ -155,13 +165,13 @@ def test_mat_without_the_data_set_or_a_field_is_rejected(tmp_path):
 def test_labels_other_than_plus_minus_one_are_rejected(tmp_path):
     x, t, train, test = _toy(6)
     _write_mat(tmp_path / "benchmarks.mat", {"heart": (x, (t + 1) // 2, train, test)})
-    with pytest.raises(ValueError, match="must be -1/\\+1"):
+    with pytest.raises(ValueError, match=r"must be -1/\+1"):
         load_raetsch("heart", 1, data_home=tmp_path)
 
 
 def test_a_file_that_is_not_matlab_is_a_value_error(tmp_path):
     (tmp_path / "benchmarks.mat").write_bytes(b"<html>rate limited</html>")
-    with pytest.raises(ValueError, match="cannot read .* as a MATLAB file"):
+    with pytest.raises(ValueError, match=r"cannot read .* as a MATLAB file"):
         load_raetsch("heart", 1, data_home=tmp_path)
 
 
@@ -193,7 +203,7 @@ def test_a_rewritten_file_is_read_again(tmp_path):
     assert not np.array_equal(first, second)
 
 
-# --------------------------------------------------------------------------- where the data come from
+# ------------------------------------------------------------------- where the data come from
 
 def test_search_order_in_data_home(tmp_path):
     home = tmp_path
@@ -247,7 +257,7 @@ def test_download_with_the_right_checksum_is_cached(tmp_path, served):
 
 
 def test_download_with_a_wrong_checksum_leaves_no_file(tmp_path, served):
-    url, sha, _ = served
+    url, _sha, _ = served
     wrong = "0" * 64
     cache = tmp_path / "cache"
     with pytest.raises(ValueError, match=rf"benchmarks\.mat .*expected sha256 checksum {wrong}"):
@@ -279,14 +289,14 @@ def test_a_corrupted_cached_file_is_fetched_again(tmp_path, served):
 
 
 def test_load_without_data_home_downloads_the_canonical_file(tmp_path, served, monkeypatch):
-    url, sha, (x, t, train, test) = served
+    url, sha, (x, _t, _train, test) = served
     calls: list = []
     monkeypatch.setattr(raetsch, "BENCHMARKS_URL", url)
     monkeypatch.setattr(raetsch, "BENCHMARKS_SHA256", sha)
     monkeypatch.setattr(pooch, "os_cache", lambda project: tmp_path / "oscache" / project)
     monkeypatch.setattr(pooch.core, "choose_downloader",
                         lambda url, progressbar=False: _copy_downloader(calls))
-    X_tr, y_tr, X_te, y_te = load_raetsch("heart", 3)
+    _X_tr, _y_tr, X_te, _y_te = load_raetsch("heart", 3)
     np.testing.assert_array_equal(X_te, x[test[2]])
     assert (tmp_path / "oscache" / "cvbook" / "benchmarks.mat").is_file() and calls == [url]
     # the real constants: the pinned commit and the README's checksum
@@ -309,11 +319,10 @@ def test_load_without_data_home_refuses_a_wrong_download(tmp_path, served, monke
 
 # --------------------------------------------------------------------------- the shared copy
 
-@needs_shared
 @pytest.mark.parametrize("name", RAETSCH_NAMES)
-def test_shared_copy_matches_the_table(name):
+def test_shared_copy_matches_the_table(name, shared):
     info = raetsch_info(name)
-    path = find_raetsch_source(name, SHARED)
+    path = find_raetsch_source(name, shared)
     assert path.parent.name == info.shared_folder
     with np.load(path, allow_pickle=False) as data:
         stored = data["realisations"]
@@ -326,15 +335,86 @@ def test_shared_copy_matches_the_table(name):
     else:
         assert not np.any(stored)
     for r in (1, n_stored):
-        X_tr, y_tr, X_te, y_te = load_raetsch(name, r, data_home=SHARED)
+        X_tr, y_tr, X_te, y_te = load_raetsch(name, r, data_home=shared)
         assert X_tr.shape == (info.n_train, info.d) and X_te.shape == (info.n_test, info.d)
         assert set(np.unique(np.concatenate([y_tr, y_te]))) == {-1, 1}
     with pytest.raises(ValueError, match=rf"realisation must be an integer in 1\.\.{n_stored}"):
-        load_raetsch(name, n_stored + 1, data_home=SHARED)
+        load_raetsch(name, n_stored + 1, data_home=shared)
 
 
-@needs_shared
-def test_shared_realisations_differ():
-    a = load_raetsch("heart", 1, data_home=SHARED)
-    b = load_raetsch("heart", 2, data_home=SHARED)
+def test_shared_realisations_differ(shared):
+    a = load_raetsch("heart", 1, data_home=shared)
+    b = load_raetsch("heart", 2, data_home=shared)
     assert not np.array_equal(a[0], b[0])
+
+
+# --------------------------------------------------------------------------- offline, bad arguments
+
+def _offline(monkeypatch, tmp_path, error=None):
+    """No data_home, no CVBOOK_DATA, an empty cache and a network that refuses."""
+    def refuse(url, output_file, pooch_obj):
+        raise error or ConnectionError("Failed to resolve 'github.com' (DNS)")
+    monkeypatch.setattr(pooch, "os_cache", lambda project: tmp_path / "oscache" / project)
+    monkeypatch.setattr(pooch.core, "choose_downloader", lambda url, progressbar=False: refuse)
+
+
+@pytest.mark.parametrize("error", [ConnectionError("DNS"), OSError("proxy refused"),
+                                   RuntimeError("HTTP 503")])
+def test_offline_load_is_one_short_error_naming_the_settings(tmp_path, monkeypatch, error):
+    _offline(monkeypatch, tmp_path, error)
+    with pytest.raises(RaetschDataUnavailable) as info:
+        load_raetsch("heart", 1)
+    err = info.value
+    msg = str(err)
+    assert isinstance(err, FileNotFoundError) and "\n" not in msg and len(msg) < 600
+    for needed in ("CVBOOK_DATA", "data_home", "benchmarks.mat", "<name>.npz",
+                   raetsch.BENCHMARKS_SHA256, raetsch.BENCHMARKS_GIT_BLOB,
+                   "doi:10.5281/zenodo.18110", "66aa4e7", type(error).__name__):
+        assert needed in msg, needed
+    assert err.__cause__ is None and err.__suppress_context__   # no 300-line chained trace
+    assert not (tmp_path / "oscache" / "cvbook" / "benchmarks.mat").exists()
+
+
+def test_the_download_address_is_the_recorded_blob_and_commit():
+    assert raetsch.BENCHMARKS_GIT_BLOB == "4b54cae3f99419fba1f27f98f7235a799d6580ce"
+    assert "/66aa4e7" in raetsch.BENCHMARKS_URL and "66aa4e7" in raetsch.BENCHMARKS_SOURCE
+    assert raetsch.BENCHMARKS_DOI in raetsch.BENCHMARKS_SOURCE
+
+
+def test_the_readme_cites_the_same_source_as_the_error():
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    data = readme.split("## Data", 1)[1].split("\n## ", 1)[0]
+    for needed in ("66aa4e7", raetsch.BENCHMARKS_GIT_BLOB, raetsch.BENCHMARKS_SHA256,
+                   raetsch.BENCHMARKS_DOI, "tdiethe/gunnar_raetsch_benchmark_datasets"):
+        assert needed in data, needed
+
+
+@pytest.mark.parametrize("bad", [3, 2.5, b"folder", ["a"], ""])
+def test_data_home_of_the_wrong_type_is_named(bad):
+    with pytest.raises(TypeError, match="data_home must be a folder or file path"):
+        load_raetsch("heart", 1, data_home=bad)
+    with pytest.raises(ValueError, match="data_home must be"):   # also a ValueError
+        find_raetsch_source("heart", bad)
+
+
+@pytest.mark.parametrize("arg, bad", [("cache_dir", 3), ("url", 5), ("known_hash", b"ab"),
+                                      ("downloader", "curl")])
+def test_fetch_arguments_of_the_wrong_type_are_named(arg, bad):
+    with pytest.raises(TypeError, match=rf"^{arg} must be"):
+        fetch_benchmarks(**{arg: bad})
+
+
+def test_raetsch_missing_and_requires_raetsch(tmp_path, monkeypatch):
+    _offline(monkeypatch, tmp_path)
+    nowhere = tmp_path / "nowhere"
+    assert "holds no data for 'banana'" in raetsch_missing(nowhere)
+    assert "neither data_home nor CVBOOK_DATA is set" in raetsch_missing()
+    _write_mat(tmp_path / "benchmarks.mat", {"heart": _toy(14)})
+    assert raetsch_missing(tmp_path) is None          # one file serves every name
+    assert requires_raetsch(tmp_path) == tmp_path
+    monkeypatch.setenv("CI", "false")
+    with pytest.raises(pytest.skip.Exception, match="Rätsch benchmarks not found"):
+        requires_raetsch(nowhere)
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI=true but the Rätsch benchmarks"):
+        requires_raetsch(nowhere)

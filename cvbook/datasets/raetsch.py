@@ -27,25 +27,32 @@ from __future__ import annotations
 
 import functools
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Optional, Union
+from typing import Any
 
 import numpy as np
 from scipy import io as sio
 
-from .._checks import check_int
+from .._checks import ArgumentTypeError, check_int
 
 __all__ = [
-    "RAETSCH_NAMES",
-    "RAETSCH_DATASETS",
-    "RaetschInfo",
-    "BENCHMARKS_URL",
+    "BENCHMARKS_DOI",
+    "BENCHMARKS_GIT_BLOB",
     "BENCHMARKS_SHA256",
-    "raetsch_info",
+    "BENCHMARKS_SOURCE",
+    "BENCHMARKS_URL",
+    "RAETSCH_DATASETS",
+    "RAETSCH_NAMES",
+    "RaetschDataUnavailable",
+    "RaetschInfo",
     "fetch_benchmarks",
     "find_raetsch_source",
     "load_raetsch",
+    "raetsch_info",
+    "raetsch_missing",
+    "requires_raetsch",
 ]
 
 #: Raw URL of ``benchmarks.mat`` at commit 66aa4e7 of tdiethe/gunnar_raetsch_benchmark_datasets.
@@ -55,11 +62,41 @@ BENCHMARKS_URL = (
 )
 #: sha256 of the canonical ``benchmarks.mat`` (8,912,086 bytes).
 BENCHMARKS_SHA256 = "47c19e4bc4716edc4077cfa5ea61edf4d02af4ec51a0ecfe035626ae8b561c75"
+#: Git blob id of ``benchmarks.mat`` at that commit: a plain blob, not a large-file pointer,
+#: so the raw URL serves the file itself (``git hash-object benchmarks.mat`` gives this id).
+BENCHMARKS_GIT_BLOB = "4b54cae3f99419fba1f27f98f7235a799d6580ce"
+#: The canonical citation of the file (Diethe 2015, the repository behind it).
+BENCHMARKS_DOI = "10.5281/zenodo.18110"
+#: Where :data:`BENCHMARKS_URL` points, in words (the README's Data section says the same).
+BENCHMARKS_SOURCE = ("benchmarks.mat at commit 66aa4e7 of "
+                     "github.com/tdiethe/gunnar_raetsch_benchmark_datasets "
+                     f"(doi:{BENCHMARKS_DOI})")
 #: Environment variable that plays the role of ``data_home``.
 DATA_ENV = "CVBOOK_DATA"
 _NPZ_SUBFOLDERS = ("", "partial_first10", "reconstructed")
 
-PathLike = Union[str, os.PathLike]
+PathLike = str | os.PathLike
+
+
+class RaetschDataUnavailable(FileNotFoundError):
+    """The benchmarks are neither on disk nor downloadable (offline, blocked, ...)."""
+
+
+def _unavailable_message(cause: str) -> str:
+    return (f"the Rätsch benchmarks are not on this machine and cannot be downloaded "
+            f"({cause}). Pass data_home=<folder> or set the environment variable {DATA_ENV} "
+            f"to a folder holding benchmarks.mat (sha256 {BENCHMARKS_SHA256}, git blob "
+            f"{BENCHMARKS_GIT_BLOB}; {BENCHMARKS_SOURCE}) or <name>.npz files")
+
+
+def _check_path_arg(value: Any, name: str) -> Path | None:
+    if value is None:
+        return None
+    if not isinstance(value, (str, os.PathLike)) or (isinstance(value, str) and not value):
+        raise ArgumentTypeError(
+            f"{name} must be a folder or file path (str or os.PathLike) or None, "
+            f"got {value!r}")
+    return Path(value).expanduser()
 
 
 @dataclass(frozen=True)
@@ -158,9 +195,9 @@ def raetsch_info(name: str) -> RaetschInfo:
     return RAETSCH_DATASETS[_check_name(name)]
 
 
-def fetch_benchmarks(cache_dir: Optional[PathLike] = None, *, url: Optional[str] = None,
-                     known_hash: Optional[str] = None,
-                     downloader: Optional[Callable] = None) -> Path:
+def fetch_benchmarks(cache_dir: PathLike | None = None, *, url: str | None = None,
+                     known_hash: str | None = None,
+                     downloader: Callable | None = None) -> Path:
     """Download the canonical ``benchmarks.mat`` once and return its path.
 
     The file is checked against :data:`BENCHMARKS_SHA256`. A file whose checksum
@@ -204,7 +241,13 @@ def fetch_benchmarks(cache_dir: Optional[PathLike] = None, *, url: Optional[str]
     # every notebook kernel without ipywidgets, and only a download needs it.
     import pooch
 
-    cache_dir = Path(cache_dir) if cache_dir is not None else Path(pooch.os_cache("cvbook"))
+    cache_dir = _check_path_arg(cache_dir, "cache_dir")
+    for arg, value in (("url", url), ("known_hash", known_hash)):
+        if value is not None and not isinstance(value, str):
+            raise ArgumentTypeError(f"{arg} must be a str or None, got {value!r}")
+    if downloader is not None and not callable(downloader):
+        raise ArgumentTypeError(f"downloader must be callable or None, got {downloader!r}")
+    cache_dir = cache_dir if cache_dir is not None else Path(pooch.os_cache("cvbook"))
     url = BENCHMARKS_URL if url is None else url
     sha = BENCHMARKS_SHA256 if known_hash is None else known_hash.removeprefix("sha256:")
     try:
@@ -214,10 +257,13 @@ def fetch_benchmarks(cache_dir: Optional[PathLike] = None, *, url: Optional[str]
         raise ValueError(
             f"the downloaded file benchmarks.mat (from {url}) does not have the expected "
             f"sha256 checksum {sha}; it was deleted and not used ({err})") from err
+    except Exception as err:  # no network, DNS, proxy, HTTP error, read-only cache...
+        cause = f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"
+        raise RaetschDataUnavailable(_unavailable_message(cause[:100])) from None
     return Path(path)
 
 
-def find_raetsch_source(name: str, data_home: Optional[PathLike] = None) -> Optional[Path]:
+def find_raetsch_source(name: str, data_home: PathLike | None = None) -> Path | None:
     """The local file :func:`load_raetsch` would read ``name`` from, or ``None``.
 
     ``data_home`` defaults to the environment variable ``CVBOOK_DATA``. In that
@@ -242,6 +288,8 @@ def find_raetsch_source(name: str, data_home: Optional[PathLike] = None) -> Opti
     ------
     FileNotFoundError
         If the folder is set but holds no file for ``name``.
+    TypeError
+        If ``data_home`` is not a path (an ``ArgumentTypeError``, also a ``ValueError``).
 
     Examples
     --------
@@ -254,14 +302,15 @@ def find_raetsch_source(name: str, data_home: Optional[PathLike] = None) -> Opti
     'reconstructed/thyroid.npz'
     """
     name = _check_name(name)
-    if data_home is None:
+    home = _check_path_arg(data_home, "data_home")
+    if home is None:
         data_home = os.environ.get(DATA_ENV) or None
         if data_home is None:
             return None
         setting = f"{DATA_ENV}={data_home!r}"
+        home = Path(data_home).expanduser()
     else:
         setting = f"data_home={str(data_home)!r}"
-    home = Path(data_home).expanduser()
     if home.is_file() and home.suffix in (".mat", ".npz"):
         return home
     candidates = [home / "benchmarks.mat"] + [home / sub / f"{name}.npz"
@@ -320,7 +369,7 @@ def _stamp(path: Path) -> tuple:
     return (stat.st_size, stat.st_mtime_ns)
 
 
-def load_raetsch(name: str, realisation: int, data_home: Optional[PathLike] = None
+def load_raetsch(name: str, realisation: int, data_home: PathLike | None = None
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One realisation of one of Rätsch's benchmarks.
 
@@ -354,7 +403,10 @@ def load_raetsch(name: str, realisation: int, data_home: Optional[PathLike] = No
         For an unknown ``name``, a ``realisation`` out of range, a file that is
         not in the expected layout, or a download with the wrong checksum.
     FileNotFoundError
-        If ``data_home`` (or ``CVBOOK_DATA``) holds no file for ``name``.
+        If ``data_home`` (or ``CVBOOK_DATA``) holds no file for ``name``;
+        :class:`RaetschDataUnavailable` (a ``FileNotFoundError``) when neither is set
+        and the download cannot happen. Its one-line message names ``data_home``,
+        ``CVBOOK_DATA``, the expected files, their checksum and source.
 
     Examples
     --------
@@ -369,10 +421,10 @@ def load_raetsch(name: str, realisation: int, data_home: Optional[PathLike] = No
     Traceback (most recent call last):
     ...
     ValueError: realisation must be an integer in 1..2 for 'heart' in ...; got 3
-    >>> load_raetsch("bananas", 1)
+    >>> load_raetsch("bananas", 1)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: name must be one of banana, breast_cancer, diabetis, flare_solar, german, heart, image, ringnorm, splice, thyroid, titanic, twonorm, waveform; got 'bananas'
+    ValueError: name must be one of banana, breast_cancer, ..., waveform; got 'bananas'
     """
     name = _check_name(name)
     realisation = check_int(realisation, "realisation")
@@ -396,3 +448,70 @@ def load_raetsch(name: str, realisation: int, data_home: Optional[PathLike] = No
     x, t = data["x"], data["t"].astype(np.int64)
     train, test = data["train"][realisation - 1], data["test"][realisation - 1]
     return x[train].copy(), t[train], x[test].copy(), t[test]
+
+
+def raetsch_missing(data_home: PathLike | None = None) -> str | None:
+    """Why the Rätsch benchmarks cannot be read without a download, or ``None`` if they can.
+
+    Looks at ``data_home`` (default ``CVBOOK_DATA``) and at the download cache; it
+    never downloads. The data count as present when every one of the 13 data sets has
+    a file.
+
+    Parameters
+    ----------
+    data_home : path-like, optional
+        Folder to look in, as for :func:`load_raetsch`.
+
+    Returns
+    -------
+    str or None
+        A one-line reason naming what is missing, or ``None``.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> raetsch_missing(pathlib.Path(tempfile.mkdtemp()) / "nowhere")  # doctest: +ELLIPSIS
+    "data_home='...nowhere' holds no data for 'banana'"
+    """
+    try:
+        paths = [find_raetsch_source(name, data_home) for name in RAETSCH_NAMES]
+    except FileNotFoundError as err:
+        return str(err).split(": none of")[0]
+    if paths[0] is not None:
+        return None
+    import pooch
+
+    cached = Path(pooch.os_cache("cvbook")) / "benchmarks.mat"
+    if cached.is_file():
+        return None
+    return (f"neither data_home nor {DATA_ENV} is set, and no downloaded benchmarks.mat "
+            f"is cached at {cached}")
+
+
+def requires_raetsch(data_home: PathLike | None = None) -> Path | None:
+    """For tests: the data folder, or skip the test -- or fail it under ``CI=true``.
+
+    A test that needs the Rätsch files calls this first. When the files are missing
+    it is skipped with the reason, except when the environment variable ``CI`` is
+    ``true``, where a missing data folder is an error of the CI set-up and fails the
+    test. Imports pytest, so call it from tests only.
+
+    Parameters
+    ----------
+    data_home : path-like, optional
+        Folder to look in, as for :func:`load_raetsch`.
+
+    Returns
+    -------
+    pathlib.Path or None
+        ``data_home`` as a path (``None`` when it was ``None`` and the data are found
+        through ``CVBOOK_DATA`` or the cache).
+    """
+    import pytest
+
+    reason = raetsch_missing(data_home)
+    if reason is None:
+        return None if data_home is None else Path(data_home)
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"CI=true but the Rätsch benchmarks are missing: {reason}", pytrace=False)
+    pytest.skip(f"Rätsch benchmarks not found: {reason}")
