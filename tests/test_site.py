@@ -5,22 +5,22 @@ in Debian's Chromium, driven by Playwright for Python (Playwright never download
 browser here: ``executable_path`` is the system's ``chromium``). For each page:
 
 * no JavaScript console error and no uncaught exception;
-* MathJax typeset every equation: no raw ``$$``, ``\\begin{``, ``\\(`` or ``\\[`` left
-  in the visible text outside code, and no MathJax error box;
+* MathJax typeset every equation: no raw ``$$``, ``$…$``, ``\\begin{``, ``\\(`` or ``\\[``
+  left in the visible text outside code, and no MathJax error box;
+* no raw MyST left in the visible text: no Markdown table (``| a | b |``), no ``{glue``,
+  ``{eval``, ``{numref``, ``{cite``, other ``{role}`` text, and no ``:::`` fence;
+* no page scrolls horizontally at 1,400 px;
 * every image loaded (``naturalWidth > 0``);
 * every internal link resolves: the target file exists, and so does its ``#anchor``;
-* no request leaves the local server, except MathJax's CDN (see below).
+* no request leaves the local server: MathJax is bundled into the site (``make mathjax``
+  copies it into ``_static/mathjax/``), so the pages render offline.
 
 It also checks that the search page finds "Clopper", that chapter pages offer the
-Binder launch button and the ``.ipynb`` download, that every plot of a chapter is a
+Binder and local-JupyterLab launch buttons and the ``.ipynb`` download, that every plot of a chapter is a
 numbered figure with a caption, that the execution-time table lists every chapter as
 executed, that the API reference documents every module, and it saves a screenshot of each page under ``_build/screenshots/``
 (the whole page for the landing page and the chapters, the first screen otherwise).
 
-MathJax: the pages load MathJax 3 from its CDN, as readers' browsers do. The test has
-no network, so it answers those requests with the same MathJax release installed from
-the npm registry (``make browser`` runs ``npm install mathjax@3``); nothing else is
-allowed to leave 127.0.0.1.
 
 Environment variables:
 
@@ -31,8 +31,6 @@ Environment variables:
     (``make browser`` sets it; a plain ``pytest`` run skips).
 ``CVBOOK_SCREENSHOT_DIR``
     Where screenshots go (default: ``screenshots/`` next to the site's ``html/``).
-``CVBOOK_MATHJAX_DIR``
-    MathJax's ``es5`` folder (default ``_build/mathjax/node_modules/mathjax/es5``).
 ``CVBOOK_CHROMIUM``
     The browser (default ``/usr/bin/chromium``).
 """
@@ -41,7 +39,6 @@ from __future__ import annotations
 
 import functools
 import http.server
-import mimetypes
 import os
 import re
 import threading
@@ -54,15 +51,15 @@ ROOT = Path(__file__).resolve().parents[1]
 SITE = Path(os.environ.get("CVBOOK_SITE_DIR", ROOT / "_build" / "html")).resolve()
 REQUIRE = os.environ.get("CVBOOK_REQUIRE_SITE", "") not in ("", "0")
 SCREENSHOTS = Path(os.environ.get("CVBOOK_SCREENSHOT_DIR", SITE.parent / "screenshots"))
-MATHJAX_DIR = Path(os.environ.get(
-    "CVBOOK_MATHJAX_DIR", ROOT / "_build" / "mathjax" / "node_modules" / "mathjax" / "es5"))
 CHROMIUM = os.environ.get("CVBOOK_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
-#: MathJax as the pages ask for it (Sphinx's default ``mathjax_path``).
-MATHJAX_CDN = "https://cdn.jsdelivr.net/npm/mathjax@3/es5/"
+#: The bundled MathJax, as the pages load it (``mathjax_path`` in ``_config.yml``).
+MATHJAX_BUNDLED = "_static/mathjax/tex-mml-chtml.js"
+#: The reader's window width at which no page may scroll horizontally.
+VIEWPORT = {"width": 1400, "height": 900}
 #: Pages Sphinx generates, not written by us: checked, but not screenshotted.
 GENERATED = {"genindex.html", "py-modindex.html", "search.html", "index.html"}
 #: Text the API page shows for a module that does not exist (api/cvbook_api.py).
@@ -124,9 +121,9 @@ def base_url(site: Path):
 def browser(site: Path):
     if not Path(CHROMIUM).exists():
         _unavailable(f"no browser at {CHROMIUM}: `apt-get install chromium` (make chromium)")
-    if not (MATHJAX_DIR / "tex-mml-chtml.js").is_file():
-        _unavailable(f"no MathJax copy at {MATHJAX_DIR}: "
-                     "`npm install --prefix _build/mathjax mathjax@3` (make browser does it)")
+    if not (site / MATHJAX_BUNDLED).is_file():
+        pytest.fail(f"the site has no bundled MathJax ({MATHJAX_BUNDLED}): build it with "
+                    "`make build`, which runs `make mathjax` first", pytrace=False)
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:  # pragma: no cover - playwright is in the [test] extra
@@ -151,23 +148,10 @@ class PageRecord:
         self.failed: list[str] = []
 
 
-def _serve_mathjax(route) -> None:
-    rel = unquote(urlsplit(route.request.url).path)[len(urlsplit(MATHJAX_CDN).path):]
-    path = (MATHJAX_DIR / rel).resolve()
-    if MATHJAX_DIR.resolve() not in path.parents or not path.is_file():
-        route.fulfill(status=404, body="not in the local MathJax copy")
-        return
-    ctype = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-    if path.suffix == ".woff":
-        ctype = "font/woff"
-    route.fulfill(status=200, body=path.read_bytes(), content_type=ctype,
-                  headers={"Access-Control-Allow-Origin": "*"})
-
-
 @pytest.fixture
 def open_page(browser, base_url):
     """Open a page of the site in a fresh tab; returns (page, record)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900},
+    context = browser.new_context(viewport=VIEWPORT,
                                   service_workers="block")
     opened = []
 
@@ -186,8 +170,6 @@ def open_page(browser, base_url):
             url = route.request.url
             if url.startswith(base_url) or url.startswith(("data:", "blob:")):
                 route.continue_()
-            elif url.startswith(MATHJAX_CDN):
-                _serve_mathjax(route)
             else:
                 record.external.append(url)
                 route.abort()
@@ -244,7 +226,29 @@ _RAW_MATH = r"""
     const m = node.textContent.match(/np\.[a-z_]+\d*\([^)]*\)/);
     if (m) reprs.push(m[0]);
   }
-  return {raw: found, errors: errors, reprs: reprs};
+  // raw MyST: a Markdown table, a role, a colon fence, inline $...$ math
+  const myst = [];
+  const rawRes = [/(^|\n)\s*\|[^\n]*\|\s*(\n|$)/, /\{(glue|eval|numref|cite|ref|eq|doc|py:[a-z]+|term|download)[:}]/,
+                  /(^|\n)\s*:::/, /(^|[^\\$])\$[^$\s][^$]*[^$\s\\]\$(?!\$)/];
+  const walker3 = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker3.nextNode(); node; node = walker3.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent || parent.closest(skip + ', .cell_output pre, .bd-search')) continue;
+    const text = node.textContent;
+    for (const re of rawRes) {
+      const m = text.match(re);
+      if (m) { myst.push(text.slice(Math.max(0, m.index - 20), m.index + 60).trim()); break; }
+    }
+  }
+  // a page that scrolls horizontally, or a main container wider than its box
+  const doc = document.documentElement;
+  const wide = [];
+  if (doc.scrollWidth > window.innerWidth + 1) wide.push(`page ${doc.scrollWidth} px`);
+  for (const el of document.querySelectorAll('.bd-main, .bd-article-container, article.bd-article')) {
+    if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'hidden')
+      wide.push(`${el.className.split(' ')[0]} ${el.scrollWidth} > ${el.clientWidth} px`);
+  }
+  return {raw: found, errors: errors, reprs: reprs, myst: myst, wide: wide};
 }
 """
 
@@ -333,7 +337,9 @@ def test_page(rel: str, site: Path, base_url: str, open_page) -> None:
     math = page.evaluate(_RAW_MATH)
     problems += [f"raw TeX left in the text: {s!r}" for s in math["raw"]]
     problems += [f"MathJax error: {e!r}" for e in math["errors"]]
-    problems += [f"NumPy repr in the text (glue float(x)): {r!r}" for r in math["reprs"]]
+    problems += [f"NumPy repr in the text (publish a Python scalar): {r!r}" for r in math["reprs"]]
+    problems += [f"raw MyST left in the text: {t!r}" for t in math["myst"]]
+    problems += [f"scrolls horizontally at {VIEWPORT['width']} px: {w}" for w in math["wide"]]
 
     images = page.evaluate(_IMAGES)
     problems += [f"image not loaded: {img['src']}" for img in images if not img["w"]]
@@ -368,7 +374,8 @@ def test_search_finds_clopper(site: Path, open_page) -> None:
 
 
 def test_chapters_offer_binder_and_ipynb(site: Path) -> None:
-    """Every notebook page has a Binder launch button (JupyterLab) and an .ipynb download."""
+    """Every notebook page has a Binder launch button (JupyterLab), a local-JupyterLab
+    launch entry (the server ``make lab`` starts) and an .ipynb download."""
     notebooks = [rel for rel in PAGES if _source_suffix(rel) == ".ipynb"]
     if not notebooks:
         _unavailable("the site has no notebook page")
@@ -381,6 +388,9 @@ def test_chapters_offer_binder_and_ipynb(site: Path) -> None:
         elif "urlpath=lab" not in binder.group(0):
             missing.append(f"{rel}: Binder does not open JupyterLab ({binder.group(0)})")
         stem = rel[:-len(".html")]
+        local = f'href="http://localhost:8888/lab/tree/{stem.split("/", 1)[-1]}.ipynb"'
+        if local not in html:
+            missing.append(f"{rel}: no local JupyterLab launch entry ({local})")
         if not re.search(rf'href="[^"]*_sources/{re.escape(stem)}\.ipynb"', html):
             missing.append(f"{rel}: no .ipynb download button")
         if not (SITE / "_sources" / f"{stem}.ipynb").is_file():

@@ -1,0 +1,173 @@
+"""A chapter as a reader meets it in JupyterLab: Run All, then every figure and number shows.
+
+The test starts a JupyterLab server on 127.0.0.1 (from the venv, with jupyterlab-myst)
+over a temporary copy of one chapter, opens it in Debian's headless Chromium (driven by
+Playwright, which never downloads a browser here), runs all cells from the menu, and
+asserts that
+
+* every cell ran, none with an error;
+* every figure the chapter makes is shown (one image per figure cell);
+* every ``{eval}`` number of the prose was evaluated and shown (jupyterlab-myst asks the
+  kernel for it after the run), and no raw role text (``{eval}``, ``{glue``,
+  ``{numref}``, ``{cite}``, ``:::``) is visible.
+
+A screenshot of the whole notebook goes to ``_build/screenshots/lab_<chapter>.png``.
+``CVBOOK_REQUIRE_SITE=1`` (set by ``make browser``) turns a missing browser into a failure;
+a plain ``pytest`` run skips. ``CVBOOK_LAB_CHAPTER`` picks another chapter.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAPTER = os.environ.get("CVBOOK_LAB_CHAPTER", "01_risk_and_test_error")
+NOTEBOOK = Path(os.environ.get("CVBOOK_LAB_NOTEBOOK", ROOT / "chapters" / f"{CHAPTER}.ipynb"))
+REQUIRE = os.environ.get("CVBOOK_REQUIRE_SITE", "") not in ("", "0")
+CHROMIUM = os.environ.get("CVBOOK_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+SCREENSHOTS = ROOT / "_build" / "screenshots"
+RUN_TIMEOUT_S = 300
+RAW_ROLE = re.compile(r"\{(eval|glue|numref|cite|ref|eq|py:[a-z]+)[:}]|(^|\n)\s*:::")
+EVAL_ROLE = re.compile(r"\{eval\}`([^`]+)`")
+
+
+def _unavailable(reason: str):
+    if REQUIRE:
+        pytest.fail(reason, pytrace=False)
+    pytest.skip(reason)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def notebook() -> dict:
+    return json.loads(NOTEBOOK.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory, notebook):
+    """A JupyterLab server over a copy of the chapter; yields its base URL."""
+    if not Path(CHROMIUM).exists():
+        _unavailable(f"no browser at {CHROMIUM}: `apt-get install chromium` (make chromium)")
+    try:
+        import jupyterlab_myst  # noqa: F401
+    except ImportError:
+        _unavailable("jupyterlab-myst is not installed (pip install -e '.[book]')")
+    work = tmp_path_factory.mktemp("lab")
+    shutil.copy(NOTEBOOK, work / f"{CHAPTER}.ipynb")
+    home = tmp_path_factory.mktemp("lab_home")
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(home / "config"),
+           "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
+           "JUPYTERLAB_SETTINGS_DIR": str(home / "settings")}
+    port = _free_port()
+    cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
+           f"--port={port}", "--ip=127.0.0.1", "--ServerApp.token=", "--ServerApp.password=",
+           "--ServerApp.disable_check_xsrf=True", f"--ServerApp.root_dir={work}",
+           "--LabApp.news_url=None", "--LabApp.check_for_updates_class="
+           "jupyterlab.NeverCheckForUpdate"]
+    log = open(home / "lab.log", "w")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(cmd, cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        for _ in range(120):
+            try:
+                urllib.request.urlopen(url + "api/status", timeout=1)
+                break
+            except OSError:
+                if proc.poll() is not None:
+                    break
+                time.sleep(0.5)
+        else:
+            pytest.fail("JupyterLab did not start:\n" + (home / "lab.log").read_text())
+        if proc.poll() is not None:
+            pytest.fail("JupyterLab exited:\n" + (home / "lab.log").read_text())
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def test_run_all_shows_figures_and_numbers(lab: str, notebook: dict) -> None:
+    from playwright.sync_api import sync_playwright
+
+    code_cells = [c for c in notebook["cells"] if c["cell_type"] == "code"]
+    figure_cells = [c for c in code_cells
+                    if c.get("metadata", {}).get("mystnb", {}).get("figure")]
+    n_evals = sum(len(EVAL_ROLE.findall("".join(c["source"])))
+                  for c in notebook["cells"] if c["cell_type"] == "markdown")
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                     args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.set_default_timeout(60_000)
+            page.goto(f"{lab}lab/tree/{CHAPTER}.ipynb")
+            page.wait_for_selector(".jp-Notebook .jp-Cell")
+            page.wait_for_selector(".jp-Notebook-ExecutionIndicator, .jp-Toolbar-kernelName")
+            page.wait_for_timeout(2000)  # the kernel starts
+            page.keyboard.press("Escape")
+            page.click(".lm-MenuBar-itemLabel:text-is('Run')")
+            page.click(".lm-Menu-itemLabel:text-is('Run All Cells')")
+
+            deadline = time.monotonic() + RUN_TIMEOUT_S
+            prompts: list[str] = []
+            while time.monotonic() < deadline:
+                prompts = page.locator(".jp-CodeCell .jp-InputPrompt").all_inner_texts()
+                done = [p for p in prompts if re.fullmatch(r"\[\d+\]:", p.strip())]
+                if len(done) == len(code_cells):
+                    break
+                page.wait_for_timeout(1000)
+            page.wait_for_timeout(3000)  # markdown cells evaluate their expressions
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            shot = SCREENSHOTS / f"lab_{CHAPTER}.png"
+            page.screenshot(path=str(shot), full_page=True)
+
+            problems = []
+            if len(done) != len(code_cells):
+                problems.append(f"{len(done)} of {len(code_cells)} cells ran "
+                                f"in {RUN_TIMEOUT_S} s: {prompts}")
+            errors = page.locator(
+                ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error']")
+            if errors.count():
+                problems.append("error output: " + errors.first.inner_text()[:500])
+            images = page.locator(".jp-OutputArea-output img").count()
+            if images < len(figure_cells):
+                problems.append(f"{images} images shown for {len(figure_cells)} figure cells")
+            markdown = "\n".join(page.locator(".jp-MarkdownOutput").all_inner_texts())
+            raw = [m.group(0) for m in RAW_ROLE.finditer(markdown)]
+            if raw:
+                problems.append(f"raw role text visible: {sorted(set(raw))}")
+            unevaluated = re.findall(r"\bN\.[a-z0-9_]+", markdown)
+            if unevaluated:
+                problems.append(f"numbers not evaluated: {sorted(set(unevaluated))[:10]}")
+            if n_evals == 0:
+                problems.append("the chapter's prose shows no {eval} number")
+            print(f"{CHAPTER}: {len(done)} cells, {images} images, {n_evals} numbers; "
+                  f"screenshot {shot.relative_to(ROOT)}")
+            assert not problems, "\n".join(problems)
+        finally:
+            browser.close()
