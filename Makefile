@@ -17,7 +17,7 @@ timed = @mkdir -p _build; s=$$(date +%s); $(2); rc=$$?; e=$$(( $$(date +%s) - s 
         echo "[$(1)] $${e} s (exit $$rc)" | tee -a $(TIMES); exit $$rc
 
 .PHONY: help install book lab test unit unit-fast unit-min lint nbval papermill build browser \
-        chromium mathjax bench sweep coverage-run clean
+        chromium mathjax claims bench sweep coverage-run clean
 
 help:  ## list every target
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## (.*)/  make \1\t\2/' | expand -t 22
@@ -50,7 +50,7 @@ lint: install  ## ruff check + ruff format --check; chapters free of execution t
 	    $(BIN)/python tools/strip_notebooks.py --check chapters/*.ipynb)
 
 UNIT_ARGS := tests --doctest-modules cvbook --ignore=tests/test_papermill.py \
-             --ignore=tests/test_site.py --ignore=tests/test_lab.py
+             --ignore=tests/test_site.py --ignore=tests/test_lab.py --ignore=tests/test_claims.py
 
 unit: install  ## unit tests and doctests
 	$(call timed,unit,$(PYTEST) $(UNIT_ARGS))
@@ -77,7 +77,7 @@ unit-min: $(STAMP_MIN)
 	$(call timed,unit-min,$(VENV_MIN)/bin/python -m pytest -p no:cacheprovider tests \
 	    --doctest-modules cvbook --ignore=tests/test_papermill.py --ignore=tests/test_site.py \
 	    --ignore=tests/test_book.py --ignore=tests/test_environment.py \
-	    --ignore=tests/test_ckcv_dask.py)
+	    --ignore=tests/test_ckcv_dask.py --ignore=tests/booktoc.py -q)
 
 papermill: install  ## every chapter re-run by papermill: parameters, bad values, other seeds
 	$(call timed,papermill,$(PYTEST) tests/test_papermill.py)
@@ -118,6 +118,9 @@ clean:  ## remove the build (the site, screenshots, MathJax copies)
 	rm -rf _build _static/mathjax
 
 # --- long runs and benchmarks (not part of `make test`) ----------------------------------
+claims: install  ## every chapter at its default size under 3 other seeds: the checked claims hold
+	$(call timed,claims,$(PYTEST) tests/test_claims.py -s)
+
 # DATA_HOME: a folder with the Rätsch benchmarks (benchmarks.mat or <name>.npz); empty means
 # the loader's default ($CVBOOK_DATA, else download benchmarks.mat once, checksum verified).
 DATA_HOME ?=

@@ -145,3 +145,134 @@ def test_parameter_takes_effect(nb_path: Path, name: str, value, must_change: bo
         assert differing, f"{nb_path.name}: setting {name}={value!r} changed no glued value"
     else:
         assert not differing, f"{nb_path.name}: setting {name}={value!r} changed {differing}"
+
+
+# --------------------------------------------------------------------------- bad values
+
+#: A value of the wrong kind for a parameter, by the kind of its default value.
+def _wrong_kind(default):
+    if isinstance(default, bool):
+        return "abc"
+    if isinstance(default, (int, float)):
+        return "abc"
+    if isinstance(default, str):
+        return 12345
+    if isinstance(default, list):
+        return "abc"
+    return None  # None or another kind: only the chapter's own bad_values apply
+
+
+def _bad_cases():
+    """One wrong-kind value per parameter, and the chapter's out-of-range values
+    (metadata ``cvbook.bad_values``: parameter -> list of values)."""
+    for nb_path in NOTEBOOKS:
+        params = pm.inspect_notebook(str(nb_path))
+        meta = _meta(nb_path)
+        for name, info in params.items():
+            try:
+                default = eval(info["default"], {})  # literal defaults of the parameters cell
+            except Exception:  # noqa: BLE001 - a non-literal default: no generic case
+                default = None
+            bad = _wrong_kind(default)
+            if bad is not None:
+                yield pytest.param(nb_path, name, bad, id=f"{nb_path.stem}-{name}-kind")
+        for name, values in meta.get("bad_values", {}).items():
+            for i, value in enumerate(values):
+                yield pytest.param(nb_path, name, value, id=f"{nb_path.stem}-{name}-range{i}")
+
+
+def _execute_bad(nb_path: str, params_json: str, out_dir: str) -> tuple[str, str, int] | None:
+    """Run a notebook that must fail; return (error name, message, cell index) or None."""
+    digest = hashlib.sha1(params_json.encode()).hexdigest()[:12]
+    out = Path(out_dir) / f"bad-{Path(nb_path).stem}-{digest}.ipynb"
+    try:
+        pm.execute_notebook(nb_path, str(out), parameters=json.loads(params_json),
+                            cwd=str(Path(nb_path).parent), progress_bar=False,
+                            log_output=False)
+    except pm.PapermillExecutionError as err:
+        nb = nbformat.read(out, as_version=4)
+        failed = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and any(
+            o.get("output_type") == "error" for o in c.get("outputs", []))]
+        return err.ename, err.evalue, failed[0] if failed else -1
+    return None
+
+
+@pytest.fixture(scope="session")
+def bad_runs(request, tmp_path_factory) -> dict:
+    out_dir = str(tmp_path_factory.mktemp("papermill_bad"))
+    wanted = set()
+    for item in request.session.items:
+        spec = getattr(item, "callspec", None)
+        if spec is None or "bad" not in spec.params:
+            continue
+        wanted.add((str(spec.params["nb_path"]), _key({spec.params["name"]: spec.params["bad"]})))
+    workers = int(os.environ.get("CVBOOK_PAPERMILL_WORKERS", "2"))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = {key: pool.submit(_execute_bad, key[0], key[1], out_dir) for key in wanted}
+        return {key: f.result() for key, f in futures.items()}
+
+
+@pytest.mark.parametrize("nb_path, name, bad", list(_bad_cases()))
+def test_bad_value_fails_at_once_naming_the_parameter(nb_path: Path, name: str, bad,
+                                                      bad_runs: dict):
+    """A bad value fails in the cell right after the injected parameters, with one
+    ParameterError line that names the parameter."""
+    result = bad_runs[(str(nb_path), _key({name: bad}))]
+    assert result is not None, f"{nb_path.name}: {name}={bad!r} ran to the end"
+    ename, evalue, index = result
+    nb = nbformat.read(nb_path, as_version=4)
+    code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+    tagged = next(i for i in code if "parameters" in nb.cells[i].metadata.get("tags", []))
+    check_cell = tagged + 2  # papermill inserts its injected-parameters cell after it
+    assert ename == "ParameterError", f"{nb_path.name}: {name}={bad!r} raised {ename}: {evalue}"
+    assert f"'{name}'" in evalue and "\n" not in evalue.strip(), evalue
+    assert index == check_cell, (f"{nb_path.name}: {name}={bad!r} failed in cell {index}, "
+                                 f"not in the check right after the parameters ({check_cell})")
+
+
+# --------------------------------------------------------------------------- other seeds
+
+#: Seeds used nowhere else in the book or its tests: every chapter's smoke run must
+#: finish under each (degenerate draws are handled by design, never by luck).
+FRESH_SEEDS = (611953, 7368787, 98765431, 1000000007, 2147483629)
+
+
+def _seed_cases():
+    for nb_path in NOTEBOOKS:
+        if "seed" not in pm.inspect_notebook(str(nb_path)):
+            continue
+        for seed in FRESH_SEEDS:
+            yield pytest.param(nb_path, seed, id=f"{nb_path.stem}-seed{seed}")
+
+
+@pytest.fixture(scope="session")
+def seed_runs(request, tmp_path_factory) -> dict:
+    out_dir = str(tmp_path_factory.mktemp("papermill_seeds"))
+    wanted = set()
+    for item in request.session.items:
+        spec = getattr(item, "callspec", None)
+        if spec is None or "fresh_seed" not in spec.params:
+            continue
+        nb_path = spec.params["nb_path"]
+        smoke = _meta(nb_path).get("smoke", {})
+        wanted.add((str(nb_path), _key({**smoke, "seed": spec.params["fresh_seed"]})))
+    workers = int(os.environ.get("CVBOOK_PAPERMILL_WORKERS", "2"))
+    results = {}
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = {key: pool.submit(_execute, key[0], key[1], out_dir) for key in wanted}
+        for key, future in futures.items():
+            try:
+                results[key] = future.result()
+            except Exception as exc:  # reported by its test
+                results[key] = exc
+    return results
+
+
+@pytest.mark.parametrize("nb_path, fresh_seed", list(_seed_cases()))
+def test_smoke_run_finishes_under_a_fresh_seed(nb_path: Path, fresh_seed: int,
+                                               seed_runs: dict):
+    smoke = _meta(nb_path).get("smoke", {})
+    result = seed_runs[(str(nb_path), _key({**smoke, "seed": fresh_seed}))]
+    if isinstance(result, Exception):
+        raise AssertionError(f"{nb_path.name} failed with seed={fresh_seed}: {result}")
+    assert result, f"{nb_path.name}: the run under seed={fresh_seed} published nothing"
