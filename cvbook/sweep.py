@@ -1,49 +1,45 @@
-"""The Table 1 sweep: complete K-fold CV on 13 Rätsch benchmarks x 10 realisations.
+"""The Table 1 sweep's methods: complete K-fold CV as Anguita et al. (2012) run it.
 
 One :class:`~cvbook.ckcv.CompleteKCV` fit per (data set, realisation) gives the
 three column pairs of Anguita et al. (2012), Table 1: k tuned (k*, L_EE*,
 test error of F*), k = 5 and k = 10 (the rows of ``cv_results_`` with that k).
 
-The sweep is resumable. Each (data set, realisation) result is written, as soon
-as it is finished, to ``<out>/runs/<name>_r<rr>.json`` through a temporary file
-in the same folder and :func:`os.replace`, so a file is either complete or
-absent; a re-run skips the finished ones, and killing the sweep loses only the
-fits in flight. At the end, ``<out>/table1.csv`` (means and standard deviations
-over realisations, in percent, as in the paper) and ``<out>/provenance.json``
-(grid, versions, commit, wall time, cores, peak memory) are written the same way.
+* :class:`Table1Grid` and :data:`TABLE1_GRID`: everything the paper leaves open, in
+  one place (the grid of the committed table).
+* :func:`fit_and_score`: one fit on given training and test data, as a plain-JSON
+  record; :func:`run_one` does it on a Rätsch realisation, :func:`run_generated` on
+  a draw of Breiman's twonorm or ringnorm made by :mod:`cvbook.datasets` (no files,
+  no network).
+* :func:`summarise`: the table from the records (means and standard deviations).
 
-Run it from the repository root::
-
-    .venv/bin/python -m cvbook.sweep --out results/table1 --n-jobs 2
-
-The grid is :data:`TABLE1_GRID`, the one place where it is set.
+The long run over 13 data sets x 10 realisations -- its command line, its records on
+disk and its resume -- is :mod:`cvbook.runs.table1` (``python -m cvbook.runs.table1``;
+``python -m cvbook.sweep`` is an alias).
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
-import platform
 import resource
 import sys
 import time
-from dataclasses import asdict, dataclass, field
-from pathlib import Path
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
-from joblib import Parallel, delayed
-from tqdm import tqdm
 
-from ._checks import check_int
-from .ckcv import CompleteKCV
+from ._checks import ArgumentTypeError, check_int
+from .ckcv import CompleteKCV, ThreeWaySplit
 from .datasets.raetsch import RAETSCH_NAMES, load_raetsch, raetsch_info
-from .provenance import atomic_write_text, git_commit, git_dirty, package_versions
+from .datasets.synthetic import Ringnorm, Twonorm
 
-__all__ = ["Table1Grid", "TABLE1_GRID", "run_one", "run_sweep", "summarise", "load_runs",
-           "TABLE1_COLUMNS", "main"]
+__all__ = ["GENERATED", "TABLE1_COLUMNS", "TABLE1_GRID", "Table1Grid", "fit_and_score",
+           "run_generated", "run_one", "summarise"]
 
+#: The benchmarks the package can draw itself: Breiman's distributions behind Rätsch's
+#: twonorm and ringnorm, at Rätsch's sizes (400 training points, 20 features).
+GENERATED = {"twonorm": Twonorm, "ringnorm": Ringnorm}
 
 @dataclass(frozen=True)
 class Table1Grid:
@@ -55,8 +51,8 @@ class Table1Grid:
         SVM penalty C, five decades ``10**-1 .. 10**3``.
     gamma_factors : tuple of float
         Gaussian width as multiples of ``1 / (d * var(X))`` of the realisation's
-        training pool (scikit-learn's ``gamma="scale"``); the scale makes one grid fit standardised and
-        integer-coded data sets alike. Four decades ``10**-2 .. 10**1``: a first
+        training pool (scikit-learn's ``gamma="scale"``); the scale makes one grid fit
+        standardised and integer-coded data sets alike. Four decades ``10**-2 .. 10**1``: a first
         run with ``(0.1, 1, 10)`` often chose the smallest, so the range goes one
         decade lower.
     k_values : tuple of int
@@ -102,7 +98,7 @@ class Table1Grid:
         return {key: list(v) if isinstance(v, tuple) else v for key, v in asdict(self).items()}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Table1Grid":
+    def from_dict(cls, d: dict[str, Any]) -> Table1Grid:
         return cls(**{key: tuple(v) if isinstance(v, list) else v for key, v in d.items()})
 
 
@@ -114,10 +110,106 @@ TABLE1_COLUMNS = ("k_star", "L_EE", "test_err_F", "L_EE_k5", "test_err_k5",
                   "L_EE_k10", "test_err_k10")
 
 
+def _check_grid(grid: Any) -> Table1Grid:
+    if not isinstance(grid, Table1Grid):
+        raise ArgumentTypeError(f"grid must be a Table1Grid, got {type(grid).__name__}")
+    return grid
+
+
+def _check_n_jobs(n_jobs: Any) -> int | None:
+    if n_jobs is None:
+        return None
+    n_jobs = check_int(n_jobs, "n_jobs")
+    if n_jobs == 0:
+        raise ValueError("n_jobs must be a nonzero integer or None (joblib's rule), got 0")
+    return n_jobs
+
+
+def fit_and_score(X: np.ndarray, y: np.ndarray, X_test: np.ndarray, y_test: np.ndarray,
+                  grid: Table1Grid, random_state: int, n_jobs: int | None = 1
+                  ) -> dict[str, Any]:
+    """Fit :class:`CompleteKCV` with ``grid`` on ``(X, y)`` and score it on the test set.
+
+    Parameters
+    ----------
+    X, y : ndarray
+        The training pool D_n (labels in {-1, +1}).
+    X_test, y_test : ndarray
+        The test set.
+    grid : Table1Grid
+        The grid.
+    random_state : int
+        Seed of the Monte Carlo splits.
+    n_jobs : int or None, default=1
+        joblib's ``n_jobs`` inside the fit; the numbers do not depend on it.
+
+    Returns
+    -------
+    dict
+        Plain-JSON record. For k tuned, k = 5 and k = 10 (suffixes ``""``, ``_k5``,
+        ``_k10``): the selected (C, gamma, k), its ``L_MS`` and ``L_EE``, the mean test
+        error of its members (fractions, not percent) and ``gamma_factor``, gamma in
+        units of ``1 / (d var(X))``. Also the sizes and class counts, ``x_var``,
+        ``n_tied_min`` (rows sharing the smallest mean ``L_MS``), ``var_ratio_no_ee``
+        (min and max over the splits of k* of var(X without the EE part) / var(X): the
+        factor by which gamma would grow if the scale ignored the EE points) and
+        ``by_k``: for every k of the grid, the row selected among that k, with its
+        per-split EE error counts (so bounds at any other delta can be recomputed).
+
+    Examples
+    --------
+    >>> X, y = Twonorm(dim=2).sample(60, random_state=0)
+    >>> tiny = Table1Grid(C_values=(1.0,), gamma_factors=(1.0,), k_values=(5, 10),
+    ...                   n_splits=2)
+    >>> rec = fit_and_score(X[:40], y[:40], X[40:], y[40:], tiny, random_state=1)
+    >>> rec["k_star"] in (5, 10), rec["n_test"], sorted(rec["by_k"])
+    (True, 20, ['10', '5'])
+    """
+    grid = _check_grid(grid)
+    n_jobs = _check_n_jobs(n_jobs)
+    x_var = float(X.var())
+    model = CompleteKCV(param_grid={"C": list(grid.C_values), "gamma": grid.gammas(X)},
+                        k_values=list(grid.k_values), n_splits=grid.n_splits,
+                        delta=grid.delta, random_state=random_state, n_jobs=n_jobs).fit(X, y)
+    res = model.cv_results_
+    record: dict[str, Any] = {
+        "random_state": int(random_state), "n_train": len(y), "n_test": len(y_test),
+        "d": int(X.shape[1]), "n_pos_train": int(np.sum(y == 1)),
+        "n_pos_test": int(np.sum(y_test == 1)), "x_var": x_var,
+    }
+    for label, k in (("", None), ("_k5", 5), ("_k10", 10)):
+        row = model.selected_index(k)
+        params = res["params"][row]
+        record[f"k{label}" if label else "k_star"] = int(res["k"][row])
+        record[f"C{label}"] = float(params["C"])
+        record[f"gamma{label}"] = float(params["gamma"])
+        record[f"gamma_factor{label}"] = float(params["gamma"]) * X.shape[1] * x_var
+        record[f"L_MS{label}"] = float(res["mean_L_MS"][row])
+        record[f"L_EE{label}"] = float(res["mean_L_EE"][row])
+        record[f"test_err{label or '_F'}"] = model.member_error(X_test, y_test, k=k)
+    record["n_tied_min"] = int(np.sum(res["mean_L_MS"] == res["mean_L_MS"].min()))
+    record["by_k"] = {}
+    for k in grid.k_values:
+        row = model.selected_index(k)
+        record["by_k"][str(k)] = {
+            "C": float(res["params"][row]["C"]),
+            "gamma_factor": float(res["params"][row]["gamma"]) * X.shape[1] * x_var,
+            "L_MS": float(res["mean_L_MS"][row]), "L_EE": float(res["mean_L_EE"][row]),
+            "ms_error": float(res["mean_ms_error"][row]),
+            "ee_error": float(res["mean_ee_error"][row]), "n_ee": int(res["n_ee"][row]),
+            "ee_errors": [int(res[f"split{i}_ee_errors"][row]) for i in range(grid.n_splits)],
+        }
+    ratios = [float(X[np.concatenate([tr, ms])].var()) / x_var for tr, ms, _ in
+              ThreeWaySplit(k=record["k_star"], n_splits=grid.n_splits,
+                            random_state=random_state).split(X)]
+    record["var_ratio_no_ee"] = [min(ratios), max(ratios)]
+    return record
+
+
 def run_one(name: str, realisation: int, grid: Table1Grid = TABLE1_GRID,
             data_home: str | os.PathLike | None = None, n_jobs: int | None = 1
             ) -> dict[str, Any]:
-    """Fit :class:`CompleteKCV` on one realisation and score it on its test set.
+    """:func:`fit_and_score` on one realisation of one of Rätsch's benchmarks.
 
     Parameters
     ----------
@@ -128,7 +220,7 @@ def run_one(name: str, realisation: int, grid: Table1Grid = TABLE1_GRID,
     grid : Table1Grid
         The grid; the default is the committed one.
     data_home : path-like, optional
-        Passed to :func:`cvbook.datasets.raetsch.load_raetsch`.
+        Passed to :func:`cvbook.datasets.raetsch.load_raetsch` (``None``: its default).
     n_jobs : int or None, default=1
         joblib's ``n_jobs`` inside the fit (the sweep parallelises over
         realisations instead). The numbers do not depend on it.
@@ -136,54 +228,79 @@ def run_one(name: str, realisation: int, grid: Table1Grid = TABLE1_GRID,
     Returns
     -------
     dict
-        Plain-JSON record: sizes, seed, selected (C, gamma, k) for k tuned,
-        k = 5 and k = 10, their ``L_EE`` and the mean test error of their
-        members (fractions, not percent), the wall time and the peak RSS.
+        The record of :func:`fit_and_score`, with the data set, realisation, what its
+        splits are, the wall and CPU time and the peak RSS.
     """
     realisation = check_int(realisation, "realisation", minimum=1)
+    grid = _check_grid(grid)
     t0, c0 = time.perf_counter(), time.process_time()
     X, y, X_test, y_test = load_raetsch(name, realisation, data_home=data_home)
     seed = grid.random_state(name, realisation)
-    model = CompleteKCV(param_grid={"C": list(grid.C_values), "gamma": grid.gammas(X)},
-                        k_values=list(grid.k_values), n_splits=grid.n_splits,
-                        delta=grid.delta, random_state=seed, n_jobs=n_jobs).fit(X, y)
-    record: dict[str, Any] = {
-        "dataset": name, "realisation": realisation, "random_state": seed,
-        "n_train": int(len(y)), "n_test": int(len(y_test)), "d": int(X.shape[1]),
-        "splits": raetsch_info(name).shared_splits,
-    }
-    for label, k in (("", None), ("_k5", 5), ("_k10", 10)):
-        row = model.selected_index(k)
-        params = model.cv_results_["params"][row]
-        record[f"k{label}" if label else "k_star"] = int(model.cv_results_["k"][row])
-        record[f"C{label}"] = float(params["C"])
-        record[f"gamma{label}"] = float(params["gamma"])
-        record[f"L_MS{label}"] = float(model.cv_results_["mean_L_MS"][row])
-        record[f"L_EE{label}"] = float(model.cv_results_["mean_L_EE"][row])
-        record[f"test_err{label or '_F'}"] = model.member_error(X_test, y_test, k=k)
+    record: dict[str, Any] = {"dataset": name, "realisation": realisation,
+                              "splits": raetsch_info(name).shared_splits}
+    record.update(fit_and_score(X, y, X_test, y_test, grid, seed, n_jobs))
     record["wall_s"] = round(time.perf_counter() - t0, 3)
     record["cpu_s"] = round(time.process_time() - c0, 3)
     record["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     return record
 
 
-def _run_path(out: Path, name: str, realisation: int) -> Path:
-    return out / "runs" / f"{name}_r{realisation:02d}.json"
+def run_generated(name: str, seed: int, grid: Table1Grid = TABLE1_GRID,
+                  n_train: int | None = None, n_test: int = 7000, n_jobs: int | None = 1
+                  ) -> dict[str, Any]:
+    """:func:`fit_and_score` on a fresh draw of Breiman's twonorm or ringnorm.
 
+    Rätsch's twonorm and ringnorm are samples of these two distributions, so a draw
+    at his sizes is a realisation of the same experiment that needs no file.
 
-def _run_and_write(out: Path, name: str, realisation: int, grid: Table1Grid,
-                   data_home, commit: str | None) -> dict[str, Any]:
-    record = run_one(name, realisation, grid, data_home, n_jobs=1)
-    record["grid"] = grid.to_dict()
-    record["commit"] = commit
-    atomic_write_text(_run_path(out, name, realisation), json.dumps(record, indent=1) + "\n")
+    Parameters
+    ----------
+    name : {"twonorm", "ringnorm"}
+        The distribution (:class:`cvbook.datasets.Twonorm`, :class:`~cvbook.datasets.Ringnorm`).
+    seed : int
+        Seeds the draw and the Monte Carlo splits.
+    grid : Table1Grid
+        The grid; the default is the committed one.
+    n_train : int, optional
+        Size of D_n; default Rätsch's (400).
+    n_test : int, default=7000
+        Size of the test set (Rätsch's).
+    n_jobs : int or None, default=1
+        joblib's ``n_jobs`` inside the fit.
+
+    Returns
+    -------
+    dict
+        The record of :func:`fit_and_score`, with ``dataset``, ``seed`` and ``bayes_risk``.
+
+    Examples
+    --------
+    >>> tiny = Table1Grid(C_values=(1.0,), gamma_factors=(1.0,), k_values=(5, 10),
+    ...                   n_splits=2)
+    >>> rec = run_generated("twonorm", seed=3, grid=tiny, n_train=60, n_test=200)
+    >>> rec["dataset"], rec["n_train"], round(rec["bayes_risk"], 4)
+    ('twonorm', 60, 0.0228)
+    >>> run_generated("banana", seed=3)
+    Traceback (most recent call last):
+    ...
+    ValueError: name must be 'twonorm' or 'ringnorm' (the data sets the package draws), got 'banana'
+    """
+    if not isinstance(name, str) or name not in GENERATED:
+        raise ValueError("name must be 'twonorm' or 'ringnorm' (the data sets the package "
+                         f"draws), got {name!r}")
+    seed = check_int(seed, "seed", minimum=0)
+    grid = _check_grid(grid)
+    n_train = raetsch_info(name).n_train if n_train is None else check_int(
+        n_train, "n_train", minimum=2 * max(grid.k_values))
+    n_test = check_int(n_test, "n_test", minimum=1)
+    dist = GENERATED[name]()
+    ss = np.random.SeedSequence([seed, RAETSCH_NAMES.index(name)])
+    draw, split = (int(s.generate_state(1)[0]) for s in ss.spawn(2))
+    X, y = dist.sample(n_train + n_test, random_state=draw)
+    record: dict[str, Any] = {"dataset": name, "seed": seed, "bayes_risk": dist.bayes_risk}
+    record.update(fit_and_score(X[:n_train], y[:n_train], X[n_train:], y[n_train:], grid,
+                                split, n_jobs))
     return record
-
-
-def load_runs(out: str | os.PathLike) -> list[dict[str, Any]]:
-    """Every finished run under ``<out>/runs``, sorted by (data set, realisation)."""
-    runs = [json.loads(p.read_text()) for p in sorted((Path(out) / "runs").glob("*.json"))]
-    return sorted(runs, key=lambda r: (r["dataset"], r["realisation"]))
 
 
 def summarise(runs: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -216,106 +333,16 @@ def summarise(runs: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
-def _csv(rows: Sequence[dict[str, Any]]) -> str:
-    header = list(rows[0]) if rows else ["dataset"]
-    lines = [",".join(header)] + [",".join(str(r[h]) for h in header) for r in rows]
-    return "\n".join(lines) + "\n"
+def __getattr__(name: str) -> Any:
+    """The driver's names, still importable from here (:mod:`cvbook.runs.table1`)."""
+    if name in ("run_sweep", "load_runs", "main", "_csv"):
+        from .runs import table1
+
+        return getattr(table1, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def run_sweep(out: str | os.PathLike, names: Sequence[str] = RAETSCH_NAMES,
-              realisations: Sequence[int] = tuple(range(1, 11)),
-              grid: Table1Grid = TABLE1_GRID, n_jobs: int | None = 2,
-              data_home: str | os.PathLike | None = None, progress: bool = True
-              ) -> list[dict[str, Any]]:
-    """Run (or resume) the sweep and write ``runs/``, ``table1.csv``, ``provenance.json``.
+if __name__ == "__main__":  # python -m cvbook.sweep: an alias of python -m cvbook.runs.table1
+    from .runs.table1 import main as _main
 
-    Parameters
-    ----------
-    out : path-like
-        Output folder.
-    names, realisations : sequences
-        What to run; finished runs (their JSON exists) are skipped.
-    grid : Table1Grid
-        Must equal the grid of the runs already in ``out``.
-    n_jobs : int or None, default=2
-        Parallel (data set, realisation) fits.
-    data_home : path-like, optional
-        Where the benchmark files are (see :func:`load_raetsch`).
-    progress : bool, default=True
-        Show a tqdm progress bar.
-
-    Returns
-    -------
-    list of dict
-        The rows of ``table1.csv``.
-    """
-    out = Path(out)
-    (out / "runs").mkdir(parents=True, exist_ok=True)
-    for r in load_runs(out):
-        if Table1Grid.from_dict(r["grid"]) != grid:
-            raise ValueError(f"grid differs from the one of the finished runs in {out}; "
-                             "use another out folder")
-    todo = [(n, r) for n in names for r in realisations if not _run_path(out, n, r).exists()]
-    # Biggest first, so the last tasks are short and both cores stay busy.
-    todo.sort(key=lambda t: -raetsch_info(t[0]).n_train ** 2 * (1 + raetsch_info(t[0]).d / 20))
-    t0 = time.time()
-    started = time.strftime("%Y-%m-%dT%H:%M:%S%z")
-    commit = git_commit()  # the code that runs is the code at the start
-    if commit and git_dirty():
-        commit += "+dirty"
-    tasks = (delayed(_run_and_write)(out, n, r, grid, data_home, commit) for n, r in todo)
-    peak = 0.0
-    for rec in tqdm(Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks),
-                    total=len(todo), desc="Table 1", disable=not progress):
-        peak = max(peak, rec["peak_rss_mb"])
-    wall = time.time() - t0
-
-    runs = load_runs(out)
-    rows = summarise(runs)
-    if rows:
-        atomic_write_text(out / "table1.csv", _csv(rows))
-    prov_path = out / "provenance.json"
-    prov = json.loads(prov_path.read_text()) if prov_path.exists() else {"sessions": []}
-    prov["sessions"].append({
-        "started": started, "wall_s": round(wall, 1), "n_runs": len(todo),
-        "n_jobs": n_jobs, "cpu_count": os.cpu_count(),
-        "peak_rss_mb_per_worker": peak,
-        "peak_rss_mb_main": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-        "commit": commit, "versions": package_versions(), "machine": platform.machine(),
-    })
-    expected = len(RAETSCH_NAMES) * 10
-    prov.update({
-        "description": "Anguita et al. (2012) Table 1 reproduced with cvbook.ckcv.CompleteKCV",
-        "grid": grid.to_dict(),
-        "gamma": "gamma_factors times 1 / (d * var(X_train)) of each realisation's training pool",
-        "data": "shared Rätsch copy: partial_first10 (faithful) and reconstructed (5 sets)",
-        "n_runs_finished": len(runs), "n_runs_expected": expected,
-        "partial": len(runs) < expected,
-        "sum_run_wall_s": round(sum(r["wall_s"] for r in runs), 1),
-        "sum_run_cpu_s": round(sum(r.get("cpu_s", 0.0) for r in runs), 1),
-        "total_session_wall_s": round(sum(s["wall_s"] for s in prov["sessions"]), 1),
-        "command": "python -m cvbook.sweep --out results/table1 --n-jobs 2",
-    })
-    atomic_write_text(prov_path, json.dumps(prov, indent=1) + "\n")
-    return rows
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Command line: ``python -m cvbook.sweep --out results/table1 --n-jobs 2``."""
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--out", default="results/table1")
-    p.add_argument("--n-jobs", type=int, default=2)
-    p.add_argument("--datasets", nargs="*", default=list(RAETSCH_NAMES))
-    p.add_argument("--realisations", type=int, nargs="*", default=list(range(1, 11)))
-    p.add_argument("--data-home", default=None,
-                   help="folder of the benchmark files (default: $CVBOOK_DATA)")
-    p.add_argument("--no-progress", action="store_true")
-    a = p.parse_args(argv)
-    rows = run_sweep(a.out, a.datasets, a.realisations, n_jobs=a.n_jobs,
-                     data_home=a.data_home, progress=not a.no_progress)
-    print(_csv(rows), end="")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(_main())

@@ -1,18 +1,37 @@
-"""Tests of cvbook.sweep: atomic writes, resuming, grid consistency, the summary."""
+"""Tests of cvbook.sweep and its driver cvbook.runs.table1: the record of one fit, the
+generated data sets, atomic writes, resuming, the one-off enrichment, the summary."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from cvbook import sweep
+from cvbook.bounds import clopper_pearson_upper
+from cvbook.datasets.raetsch import requires_raetsch
 from cvbook.provenance import atomic_write, atomic_write_text
-from cvbook.sweep import Table1Grid, run_sweep, summarise
+from cvbook.runs import table1 as driver
+from cvbook.runs.table1 import enrich_runs, run_sweep
+from cvbook.sweep import Table1Grid, run_generated, summarise
 
 TINY = Table1Grid(C_values=(1.0,), gamma_factors=(1.0,), k_values=(5, 10), n_splits=2)
+SMALL = Table1Grid(C_values=(1.0, 10.0), gamma_factors=(0.1, 1.0), k_values=(3, 5, 10),
+                   n_splits=3)
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("CVBOOK_SHARED_RAETSCH", ROOT.parent / "shared" / "data" / "raetsch"))
+
+
+@pytest.fixture
+def raetsch_home(monkeypatch):
+    """The shared Rätsch copy: skip without it, fail without it under CI=true."""
+    monkeypatch.delenv("CVBOOK_DATA", raising=False)
+    return requires_raetsch(SHARED)
 
 
 def test_atomic_write_never_leaves_half_a_file(tmp_path):
@@ -43,9 +62,10 @@ def test_grid_in_one_place():
     assert g.random_state("heart", 1) != g.random_state("heart", 2)
 
 
-def test_sweep_resumes_and_loses_only_work_in_flight(tmp_path, raetsch_dir, monkeypatch):
+def test_sweep_resumes_and_loses_only_work_in_flight(tmp_path, raetsch_home, monkeypatch):
+    raetsch_dir = raetsch_home
     calls = []
-    real = sweep.run_one
+    real = driver.run_one
 
     def flaky(name, realisation, *args, **kwargs):
         calls.append((name, realisation))
@@ -53,7 +73,7 @@ def test_sweep_resumes_and_loses_only_work_in_flight(tmp_path, raetsch_dir, monk
             raise KeyboardInterrupt  # the sweep is killed while this run is in flight
         return real(name, realisation, *args, **kwargs)
 
-    monkeypatch.setattr(sweep, "run_one", flaky)
+    monkeypatch.setattr(driver, "run_one", flaky)
     with pytest.raises(KeyboardInterrupt):
         run_sweep(tmp_path, ["titanic"], [1, 2], grid=TINY, n_jobs=1, data_home=raetsch_dir,
                   progress=False)
@@ -61,9 +81,9 @@ def test_sweep_resumes_and_loses_only_work_in_flight(tmp_path, raetsch_dir, monk
     assert files == ["titanic_r01.json"]  # finished run kept, nothing half-written
     assert not (tmp_path / "provenance.json").exists()
 
-    monkeypatch.setattr(sweep, "run_one", real)
+    monkeypatch.setattr(driver, "run_one", real)
     calls.clear()
-    monkeypatch.setattr(sweep, "run_one", lambda *a, **k: calls.append(a[:2]) or real(*a, **k))
+    monkeypatch.setattr(driver, "run_one", lambda *a, **k: calls.append(a[:2]) or real(*a, **k))
     rows = run_sweep(tmp_path, ["titanic"], [1, 2], grid=TINY, n_jobs=1, data_home=raetsch_dir,
                      progress=False)
     assert calls == [("titanic", 2)]  # the finished run was skipped
@@ -85,3 +105,110 @@ def test_summarise_percent_and_sample_std():
     assert row["k_star_mean"] == 4 and row["k_star_std"] == pytest.approx(np.sqrt(2), abs=1e-4)
     assert row["L_EE_mean"] == pytest.approx(20.0) and row["test_err_k10_std"] == pytest.approx(
         np.std([10, 30], ddof=1), abs=1e-4)
+
+
+# ------------------------------------------------------------------ the record of one fit
+
+def test_record_holds_what_the_chapter_needs_and_it_is_consistent():
+    rec = run_generated("ringnorm", seed=5, grid=SMALL, n_train=90, n_test=300)
+    assert rec["n_train"] == 90 and rec["n_test"] == 300 and rec["d"] == 20
+    assert 0 < rec["n_pos_train"] < 90 and 0 < rec["n_pos_test"] < 300
+    for label in ("", "_k5", "_k10"):     # gamma in units of 1/(d var X) is a grid factor
+        assert min(abs(rec[f"gamma_factor{label}"] - f) for f in SMALL.gamma_factors) < 1e-9
+    by_k = rec["by_k"]
+    assert sorted(map(int, by_k)) == list(SMALL.k_values)
+    for k, row in by_k.items():           # the stored counts give back the stored bound
+        assert row["n_ee"] == 90 // int(k) and len(row["ee_errors"]) == SMALL.n_splits
+        bound = np.mean(clopper_pearson_upper(np.array(row["ee_errors"]), row["n_ee"],
+                                              SMALL.delta))
+        assert bound == pytest.approx(row["L_EE"], abs=1e-12)
+    assert by_k["5"]["L_EE"] == rec["L_EE_k5"] and by_k["10"]["L_MS"] == rec["L_MS_k10"]
+    assert rec["L_MS"] == min(row["L_MS"] for row in by_k.values())
+    assert rec["n_tied_min"] >= 1 and 0.5 < rec["var_ratio_no_ee"][0] <= \
+        rec["var_ratio_no_ee"][1] < 2
+
+
+@pytest.mark.parametrize("name", ["twonorm", "ringnorm"])
+def test_generated_runs_need_no_data_and_repeat_exactly(name, monkeypatch, tmp_path):
+    monkeypatch.setenv("CVBOOK_DATA", str(tmp_path / "nowhere"))   # must not be looked at
+    a = run_generated(name, seed=11, grid=TINY, n_train=60, n_test=200)
+    b = run_generated(name, seed=11, grid=TINY, n_train=60, n_test=200, n_jobs=2)
+    c = run_generated(name, seed=12, grid=TINY, n_train=60, n_test=200)
+    assert a == b                      # same seed, any n_jobs: the same record
+    assert (a["test_err_F"], a["L_EE"]) != (c["test_err_F"], c["L_EE"])
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"name": "banana"}, "name must be 'twonorm' or 'ringnorm'"),
+    ({"seed": -1}, "seed must be >= 0"),
+    ({"seed": 1.5}, "seed must be an integer"),
+    ({"grid": {"C_values": (1,)}}, "grid must be a Table1Grid"),
+    ({"n_train": 10}, "n_train must be >= 20"),
+    ({"n_test": 0}, "n_test must be >= 1"),
+    ({"n_jobs": 0}, "n_jobs must be a nonzero integer"),
+    ({"n_jobs": "2"}, "n_jobs must be an integer"),
+])
+def test_bad_arguments_are_named(kwargs, match):
+    args = {"name": "twonorm", "seed": 1, "grid": TINY, "n_train": 60, "n_test": 50, **kwargs}
+    with pytest.raises(ValueError, match=match):
+        run_generated(**args)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"names": "titanic"}, "names must be a list of banana"),
+    ({"names": ["titanik"]}, "names must be a list of banana"),
+    ({"realisations": [0]}, "realisations must be >= 1"),
+    ({"realisations": "12"}, "realisations must be a list of integers"),
+    ({"out": 3}, "out must be a folder path"),
+    ({"grid": "tiny"}, "grid must be a Table1Grid"),
+])
+def test_sweep_arguments_are_named(tmp_path, kwargs, match):
+    args = {"out": tmp_path, "names": ["titanic"], "realisations": [1], "grid": TINY,
+            "progress": False, **kwargs}
+    with pytest.raises(ValueError, match=match):
+        run_sweep(**args)
+
+
+def test_run_one_checks_its_arguments():
+    with pytest.raises(ValueError, match="realisation must be >= 1"):
+        sweep.run_one("heart", 0)
+    with pytest.raises(ValueError, match="grid must be a Table1Grid"):
+        sweep.run_one("heart", 1, grid=None)
+
+
+def test_enrich_adds_keys_and_refuses_changed_numbers(tmp_path, monkeypatch):
+    old = {"dataset": "heart", "realisation": 1, "L_EE": 0.25, "k_star": 3, "wall_s": 9.0,
+           "grid": TINY.to_dict(), "commit": "abc"}
+    (tmp_path / "runs").mkdir()
+    path = tmp_path / "runs" / "heart_r01.json"
+    path.write_text(json.dumps(old))
+    fresh = {"dataset": "heart", "realisation": 1, "L_EE": 0.25 + 1e-15, "k_star": 3,
+             "wall_s": 1.0, "x_var": 2.0}
+    monkeypatch.setattr(driver, "run_one", lambda *a, **k: dict(fresh))
+    assert enrich_runs(tmp_path, progress=False) == 1
+    rec = json.loads(path.read_text())
+    assert rec == {**old, "x_var": 2.0}        # old values kept, the new key added
+    assert enrich_runs(tmp_path, progress=False) == 0    # nothing left to add: resumes
+    fresh.update(L_EE=0.26, n_new=1)
+    with pytest.raises(ValueError, match=r"changes \['L_EE'\]"):
+        enrich_runs(tmp_path, progress=False)
+
+
+def test_both_command_lines_answer():
+    for module in ("cvbook.runs.table1", "cvbook.sweep"):
+        out = subprocess.run([sys.executable, "-m", module, "--help"], capture_output=True,
+                             text=True, cwd=ROOT, check=True).stdout
+        assert "--enrich" in out and "--data-home" in out, module
+    assert sweep.run_sweep is run_sweep and sweep.load_runs is driver.load_runs
+
+
+def test_committed_records_hold_the_fields_the_chapter_reads():
+    runs = driver.load_runs(ROOT / "results" / "table1")
+    assert len(runs) == 130
+    for r in runs:
+        for key in ("n_test", "n_pos_test", "x_var", "gamma_factor", "by_k",
+                    "var_ratio_no_ee", "n_tied_min"):
+            assert key in r, (r["dataset"], r["realisation"], key)
+        g = Table1Grid.from_dict(r["grid"])
+        assert min(abs(r["gamma_factor"] - f) / f for f in g.gamma_factors) < 1e-9
+        assert r["by_k"][str(r["k_star"])]["L_EE"] == pytest.approx(r["L_EE"], abs=1e-12)

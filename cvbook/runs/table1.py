@@ -1,0 +1,263 @@
+"""The Table 1 sweep on disk: command line, one record per run, resume, summary files.
+
+The methods are :mod:`cvbook.sweep`; this module runs them over Rätsch's 13 benchmarks
+x 10 realisations and keeps the results. Each (data set, realisation) record is written,
+as soon as it is finished, to ``<out>/runs/<name>_r<rr>.json`` through a temporary file
+in the same folder and :func:`os.replace`, so a file is either complete or absent; a
+re-run skips the finished ones, and killing the sweep loses only the fits in flight. At
+the end, ``<out>/table1.csv`` (means and standard deviations over realisations, in
+percent, as in the paper) and ``<out>/provenance.json`` (grid, versions, commit, wall
+time, cores, peak memory) are written the same way.
+
+Run it from the repository root (``python -m cvbook.sweep`` is an alias)::
+
+    .venv/bin/python -m cvbook.runs.table1 --out results/table1 --n-jobs 2
+
+``--enrich`` refits the finished runs and adds to each record the fields that newer
+code records (see :func:`cvbook.sweep.fit_and_score`), after checking that every number
+already in it comes out identical.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from joblib import Parallel, delayed
+from tqdm import tqdm
+
+from .._checks import ArgumentTypeError, check_int
+from ..datasets.raetsch import RAETSCH_NAMES, raetsch_info
+from ..provenance import atomic_write_text, git_commit, git_dirty, package_versions
+from ..sweep import TABLE1_GRID, Table1Grid, run_one, summarise
+
+__all__ = ["enrich_runs", "load_runs", "main", "run_sweep"]
+
+COMMAND = "python -m cvbook.runs.table1 --out results/table1 --n-jobs 2"
+
+
+def _run_path(out: Path, name: str, realisation: int) -> Path:
+    return out / "runs" / f"{name}_r{realisation:02d}.json"
+
+
+def _write(path: Path, record: dict[str, Any]) -> None:
+    atomic_write_text(path, json.dumps(record, indent=1) + "\n")
+
+
+def _run_and_write(out: Path, name: str, realisation: int, grid: Table1Grid,
+                   data_home, commit: str | None) -> dict[str, Any]:
+    record = run_one(name, realisation, grid, data_home, n_jobs=1)
+    record["grid"] = grid.to_dict()
+    record["commit"] = commit
+    _write(_run_path(out, name, realisation), record)
+    return record
+
+
+def _check_out(out: Any) -> Path:
+    if not isinstance(out, (str, os.PathLike)) or out == "":
+        raise ArgumentTypeError(f"out must be a folder path (str or os.PathLike), got {out!r}")
+    return Path(out)
+
+
+def load_runs(out: str | os.PathLike) -> list[dict[str, Any]]:
+    """Every finished run under ``<out>/runs``, sorted by (data set, realisation).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> load_runs(tempfile.mkdtemp())
+    []
+    """
+    runs = [json.loads(p.read_text())
+            for p in sorted((_check_out(out) / "runs").glob("*.json"))]
+    return sorted(runs, key=lambda r: (r["dataset"], r["realisation"]))
+
+
+def _csv(rows: Sequence[dict[str, Any]]) -> str:
+    header = list(rows[0]) if rows else ["dataset"]
+    lines = [",".join(header)] + [",".join(str(r[h]) for h in header) for r in rows]
+    return "\n".join(lines) + "\n"
+
+
+def _check_todo(names: Any, realisations: Any) -> tuple[list[str], list[int]]:
+    if isinstance(names, str) or not all(n in RAETSCH_NAMES for n in names):
+        raise ValueError(f"names must be a list of {', '.join(RAETSCH_NAMES)}; got {names!r}")
+    if isinstance(realisations, (str, bytes)):
+        raise ArgumentTypeError(f"realisations must be a list of integers, got {realisations!r}")
+    return list(names), [check_int(r, "realisations", minimum=1) for r in realisations]
+
+
+def run_sweep(out: str | os.PathLike, names: Sequence[str] = RAETSCH_NAMES,
+              realisations: Sequence[int] = tuple(range(1, 11)),
+              grid: Table1Grid = TABLE1_GRID, n_jobs: int | None = 2,
+              data_home: str | os.PathLike | None = None, progress: bool = True
+              ) -> list[dict[str, Any]]:
+    """Run (or resume) the sweep and write ``runs/``, ``table1.csv``, ``provenance.json``.
+
+    Parameters
+    ----------
+    out : path-like
+        Output folder.
+    names, realisations : sequences
+        What to run; finished runs (their JSON exists) are skipped.
+    grid : Table1Grid
+        Must equal the grid of the runs already in ``out``.
+    n_jobs : int or None, default=2
+        Parallel (data set, realisation) fits.
+    data_home : path-like, optional
+        Where the benchmark files are (see :func:`cvbook.datasets.load_raetsch`).
+    progress : bool, default=True
+        Show a tqdm progress bar.
+
+    Returns
+    -------
+    list of dict
+        The rows of ``table1.csv``.
+    """
+    out = _check_out(out)
+    names, realisations = _check_todo(names, realisations)
+    if not isinstance(grid, Table1Grid):
+        raise ArgumentTypeError(f"grid must be a Table1Grid, got {type(grid).__name__}")
+    (out / "runs").mkdir(parents=True, exist_ok=True)
+    for r in load_runs(out):
+        if Table1Grid.from_dict(r["grid"]) != grid:
+            raise ValueError(f"grid differs from the one of the finished runs in {out}; "
+                             "use another out folder")
+    todo = [(n, r) for n in names for r in realisations if not _run_path(out, n, r).exists()]
+    # Biggest first, so the last tasks are short and both cores stay busy.
+    todo.sort(key=lambda t: -raetsch_info(t[0]).n_train ** 2 * (1 + raetsch_info(t[0]).d / 20))
+    t0 = time.time()
+    started = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+    commit = git_commit()  # the code that runs is the code at the start
+    if commit and git_dirty():
+        commit += "+dirty"
+    tasks = (delayed(_run_and_write)(out, n, r, grid, data_home, commit) for n, r in todo)
+    peak = 0.0
+    for rec in tqdm(Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks),
+                    total=len(todo), desc="Table 1", disable=not progress):
+        peak = max(peak, rec["peak_rss_mb"])
+    wall = time.time() - t0
+
+    runs = load_runs(out)
+    rows = summarise(runs)
+    if rows:
+        atomic_write_text(out / "table1.csv", _csv(rows))
+    prov_path = out / "provenance.json"
+    prov = json.loads(prov_path.read_text()) if prov_path.exists() else {"sessions": []}
+    prov["sessions"].append({
+        "started": started, "wall_s": round(wall, 1), "n_runs": len(todo),
+        "n_jobs": n_jobs, "cpu_count": os.cpu_count(),
+        "peak_rss_mb_per_worker": peak,
+        "peak_rss_mb_main": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "commit": commit, "versions": package_versions(), "machine": platform.machine(),
+    })
+    expected = len(RAETSCH_NAMES) * 10
+    prov.update({
+        "description": "Anguita et al. (2012) Table 1 reproduced with cvbook.ckcv.CompleteKCV",
+        "grid": grid.to_dict(),
+        "gamma": "gamma_factors times 1 / (d * var(X_train)) of each realisation's training pool",
+        "data": "shared Rätsch copy: partial_first10 (faithful) and reconstructed (5 sets)",
+        "n_runs_finished": len(runs), "n_runs_expected": expected,
+        "partial": len(runs) < expected,
+        "sum_run_wall_s": round(sum(r["wall_s"] for r in runs), 1),
+        "sum_run_cpu_s": round(sum(r.get("cpu_s", 0.0) for r in runs), 1),
+        "total_session_wall_s": round(sum(s["wall_s"] for s in prov["sessions"]), 1),
+        "command": COMMAND,
+    })
+    atomic_write_text(prov_path, json.dumps(prov, indent=1) + "\n")
+    return rows
+
+
+#: What a refit may change in a record: timings and the commit; every other key must match.
+_VOLATILE = {"wall_s", "cpu_s", "peak_rss_mb", "commit", "grid"}
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal, floats to 1e-12 (the bounds' last bits moved with scipy's isf form)."""
+    if isinstance(a, float) and isinstance(b, float):
+        return abs(a - b) <= 1e-12
+    return a == b
+
+
+def enrich_runs(out: str | os.PathLike, data_home: str | os.PathLike | None = None,
+                names: Sequence[str] | None = None, progress: bool = True) -> int:
+    """Refit finished runs and add the fields the current code records (one-off migration).
+
+    Every key already in a record must come out identical (integers and strings
+    exactly, floats to 1e-12); the record keeps every value it had, its timings and
+    commit included, and gains the new keys. A record that
+    already has every key is skipped, so the migration resumes.
+
+    Parameters
+    ----------
+    out : path-like
+        Folder of the sweep.
+    data_home : path-like, optional
+        Where the benchmark files are.
+    names : sequence of str, optional
+        Restrict to these data sets.
+    progress : bool, default=True
+        Show a tqdm progress bar.
+
+    Returns
+    -------
+    int
+        Number of records rewritten.
+
+    Raises
+    ------
+    ValueError
+        If a refit changes a committed number.
+    """
+    out = _check_out(out)
+    runs = [r for r in load_runs(out) if names is None or r["dataset"] in names]
+    done = 0
+    for old in tqdm(runs, desc="enrich", disable=not progress):
+        new = run_one(old["dataset"], old["realisation"], Table1Grid.from_dict(old["grid"]),
+                      data_home, n_jobs=1)
+        if set(new) <= set(old):
+            continue
+        changed = [key for key in old if key not in _VOLATILE and not _same(new.get(key), old[key])]
+        if changed:
+            raise ValueError(f"refitting {old['dataset']} r{old['realisation']} changes "
+                             f"{changed}: the code no longer reproduces the record")
+        merged = dict(old)
+        merged.update({key: v for key, v in new.items() if key not in old})
+        _write(_run_path(out, old["dataset"], old["realisation"]), merged)
+        done += 1
+    return done
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command line: ``python -m cvbook.runs.table1 --out results/table1 --n-jobs 2``."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--out", default="results/table1")
+    p.add_argument("--n-jobs", type=int, default=2)
+    p.add_argument("--datasets", nargs="*", default=list(RAETSCH_NAMES), choices=RAETSCH_NAMES)
+    p.add_argument("--realisations", type=int, nargs="*", default=list(range(1, 11)))
+    p.add_argument("--data-home", default=None,
+                   help="folder of the benchmark files (default: $CVBOOK_DATA, then download)")
+    p.add_argument("--enrich", action="store_true",
+                   help="refit the finished runs and add the fields newer code records")
+    p.add_argument("--no-progress", action="store_true")
+    a = p.parse_args(argv)
+    if a.enrich:
+        print(enrich_runs(a.out, a.data_home, a.datasets, progress=not a.no_progress),
+              "records enriched")
+        return 0
+    rows = run_sweep(a.out, a.datasets, a.realisations, n_jobs=a.n_jobs,
+                     data_home=a.data_home, progress=not a.no_progress)
+    print(_csv(rows), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
