@@ -45,8 +45,8 @@ test: install lint unit nbval papermill build browser  ## every check CI runs
 
 # Lint and format (ruff), and no committed chapter carries volatile execution metadata.
 lint: install  ## ruff check + ruff format --check; chapters free of execution timestamps
-	$(call timed,lint,$(BIN)/ruff check cvbook tests benchmarks tools api && \
-	    $(BIN)/ruff format --check cvbook tests benchmarks tools api && \
+	$(call timed,lint,$(BIN)/ruff check cvbook tests benchmarks tools _ext && \
+	    $(BIN)/ruff format --check cvbook tests benchmarks tools _ext && \
 	    $(BIN)/python tools/strip_notebooks.py --check chapters/*.ipynb)
 
 UNIT_ARGS := tests --doctest-modules cvbook --ignore=tests/test_papermill.py \
