@@ -18,16 +18,23 @@ gives them for a whole grid of ``alpha``.
 
 from __future__ import annotations
 
-from typing import Union
-
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy.linalg import lapack
+from scipy.sparse import issparse
 from sklearn.base import clone
 from sklearn.model_selection import LeaveOneOut, cross_val_predict
 
-from ._checks import check_finite, check_same_length
-from .risk import Loss, empirical_risk
+from ._checks import (
+    ArgumentTypeError,
+    check_1d_labels,
+    check_bool,
+    check_finite,
+    check_int,
+    check_not_complex,
+    check_same_length,
+)
+from .risk import LOSSES, Loss, empirical_risk
 
 __all__ = ["kernel_ridge_loo_predictions", "loo_predictions", "loo_risk"]
 
@@ -38,14 +45,12 @@ __all__ = ["kernel_ridge_loo_predictions", "loo_predictions", "loo_risk"]
 
 def _check_kernel_problem(K, y, alpha):
     """Validate ``K``, ``y``, ``alpha``; return arrays and whether alpha was scalar."""
-    K = np.asarray(K)
+    K = check_finite(K, "K")
     if K.ndim != 2 or K.shape[0] != K.shape[1]:
         raise ValueError(f"K must be a square (m, m) kernel matrix, got shape {K.shape}")
-    K = check_finite(K, "K")
-    y = np.asarray(y)
+    y = check_finite(y, "y")
     if y.ndim not in (1, 2):
         raise ValueError(f"y must have shape (m,) or (m, n_outputs), got shape {y.shape}")
-    y = check_finite(y, "y")
     if y.shape[0] != K.shape[0]:
         raise ValueError(
             f"y must have one target per row of K: K is {K.shape[0]} x {K.shape[1]}, "
@@ -59,11 +64,18 @@ def _check_kernel_problem(K, y, alpha):
     scale = max(float(K.max()), -float(K.min())) * float(np.abs(v).sum())
     if np.max(np.abs(K @ v - v @ K)) > 1e-10 * scale:
         raise ValueError("K must be symmetric (a kernel matrix), got K != K.T")
-    alpha_arr = np.asarray(alpha, dtype=float)
+    allowed = "a positive float or a non-empty 1-d array of them"
+    if alpha is None or isinstance(alpha, (str, bytes, bool, np.bool_)):
+        raise ArgumentTypeError(f"alpha must be {allowed}, got {alpha!r}")
+    try:
+        alpha_arr = check_finite(alpha, "alpha")
+    except ValueError as err:   # strings, complex, booleans, NaN/inf: keep the named message
+        if isinstance(err, ArgumentTypeError):
+            raise ArgumentTypeError(f"alpha must be {allowed}; {err}") from None
+        raise ValueError(f"alpha must be finite and > 0, got {alpha!r}") from None
     if alpha_arr.ndim > 1 or alpha_arr.size == 0:
-        raise ValueError(
-            f"alpha must be a positive float or a non-empty 1-d array of them, got {alpha!r}")
-    if not np.all(np.isfinite(alpha_arr)) or np.any(alpha_arr <= 0):
+        raise ValueError(f"alpha must be {allowed}, got {alpha!r}")
+    if np.any(alpha_arr <= 0):
         raise ValueError(f"alpha must be finite and > 0, got {alpha!r}")
     return K, y, alpha_arr, alpha_arr.ndim == 0
 
@@ -96,7 +108,7 @@ class _Reflector:
 
     def lift(self, Z: np.ndarray) -> np.ndarray:
         """``Q @ Z`` with ``Q = P[:, 1:]``, for Z of shape (m - 1, ...)."""
-        full = np.zeros((Z.shape[0] + 1,) + Z.shape[1:])
+        full = np.zeros((Z.shape[0] + 1, *Z.shape[1:]))
         full[1:] = Z
         return self.apply(full)
 
@@ -124,7 +136,7 @@ def _raise_unit_leverage(points: np.ndarray, alpha: float) -> None:
         "positive semi-definite; check K, or increase alpha.")
 
 
-def kernel_ridge_loo_predictions(K: ArrayLike, y: ArrayLike, alpha: Union[float, ArrayLike],
+def kernel_ridge_loo_predictions(K: ArrayLike, y: ArrayLike, alpha: float | ArrayLike,
                                  *, fit_intercept: bool = False,
                                  method: str = "auto") -> np.ndarray:
     r"""Leave-one-out predictions of kernel ridge regression, from one factorisation.
@@ -177,6 +189,9 @@ def kernel_ridge_loo_predictions(K: ArrayLike, y: ArrayLike, alpha: Union[float,
         not match ``K`` or holds NaN/inf; if an ``alpha`` is not finite and
         ``> 0``; if ``K + alpha I`` is singular; or if a point has leverage
         ``H_ii = 1``.
+    TypeError
+        (:class:`cvbook._checks.ArgumentTypeError`, also a ``ValueError``) if
+        ``K``, ``y`` or ``alpha`` hold strings, booleans or complex numbers.
 
     Notes
     -----
@@ -190,6 +205,20 @@ def kernel_ridge_loo_predictions(K: ArrayLike, y: ArrayLike, alpha: Union[float,
     does not return ``inf`` or ``NaN`` for it: it raises a ``ValueError``
     naming the points (whereas ``KernelRidge`` refitted on those points falls
     back to a least-squares solution with a warning).
+
+    **Huge alpha.** A large ``alpha`` shrinks every prediction towards 0 while the
+    residual ``(G y)_i / G_ii`` stays close to ``y_i``, so ``y_i - (G y)_i / G_ii``
+    would lose digits to cancellation (at ``alpha = 1e14`` on a unit-scale kernel,
+    all but two). The Cholesky route therefore checks the size of its predictions
+    against the targets and hands any ``alpha`` where the subtraction lost more than
+    four digits to the eigendecomposition, where each point takes whichever of two
+    exact formulas is stable for it: ``y_i - (G y)_i / G_ii`` when the leverage
+    ``H_ii >= 1/2``, and ``(yhat_i - H_ii y_i) / (1 - H_ii)`` when ``H_ii < 1/2``,
+    with ``H_ii = sum_k U_ik^2 lambda_k / (lambda_k + alpha)`` and ``1 - H_ii =
+    sum_k U_ik^2 alpha / (lambda_k + alpha)`` both sums of quotients, never
+    differences. The tests check the result against exact rational arithmetic
+    for ``alpha`` from ``1e-3`` to ``1e18``, to a few ``eps`` relative to the
+    largest prediction.
 
     Examples
     --------
@@ -207,10 +236,9 @@ def kernel_ridge_loo_predictions(K: ArrayLike, y: ArrayLike, alpha: Union[float,
     (3, 6)
     """
     K, y, alphas, scalar = _check_kernel_problem(K, y, alpha)
-    if method not in ("auto", "cholesky", "eigh"):
+    if not isinstance(method, str) or method not in ("auto", "cholesky", "eigh"):
         raise ValueError(f"method must be 'auto', 'cholesky' or 'eigh', got {method!r}")
-    if not isinstance(fit_intercept, (bool, np.bool_)):
-        raise ValueError(f"fit_intercept must be True or False, got {fit_intercept!r}")
+    fit_intercept = check_bool(fit_intercept, "fit_intercept")
     m = K.shape[0]
     alphas = np.atleast_1d(alphas)
     y2 = y.reshape(m, -1)
@@ -229,7 +257,7 @@ def kernel_ridge_loo_predictions(K: ArrayLike, y: ArrayLike, alpha: Union[float,
     if method == "auto":
         method = "cholesky" if alphas.size == 1 else "eigh"
 
-    residuals = np.empty((alphas.size, m, y2.shape[1]))
+    preds = np.empty((alphas.size, m, y2.shape[1]))
     todo = np.arange(alphas.size)
     if method == "cholesky":
         failed = []
@@ -246,39 +274,93 @@ def kernel_ridge_loo_predictions(K: ArrayLike, y: ArrayLike, alpha: Union[float,
                 W = lift(Linv.T)                       # Q Linv^T, shape (m, m - 1)
                 diag = np.einsum("ij,ij->i", W, W)
                 c = lift(c)
-            residuals[k] = c / diag[:, None]
+            preds[k] = y2 - c / diag[:, None]
+            if _cancelled(y2, preds[k]):
+                failed.append(k)                       # huge alpha: redo without cancellation
         todo = np.asarray(failed, dtype=int)
 
     if todo.size:
-        lam, V = np.linalg.eigh(A)
-        U = V if lift is None else lift(V)             # orthonormal, shape (m, r)
-        Utb = V.T @ b                                  # (r, n_outputs)
-        shifted = lam[None, :] + alphas[todo, None]    # (n_todo, r)
-        top = np.max(np.abs(shifted), axis=1)
-        tol = m * np.finfo(float).eps
-        singular = np.min(np.abs(shifted), axis=1) <= tol * top
-        if np.any(singular):
-            bad = alphas[todo][singular]
-            raise ValueError(
-                f"alpha={bad.tolist()} makes K + alpha I singular (K has eigenvalue "
-                f"{-bad[0]!r} to rounding): the kernel ridge fit itself is undefined; "
-                "choose another alpha or check that K is positive semi-definite")
-        inv = 1.0 / shifted                            # eigenvalues of G, per alpha
-        diags = inv @ (U * U).T                        # (n_todo, m): G_ii
-        # G b for every alpha in one matrix product: (m, r) @ (r, n_todo * n_outputs)
-        scaled = inv.T[:, :, None] * Utb[:, None, :]
-        coefs = (U @ scaled.reshape(U.shape[1], -1)).reshape(m, todo.size, -1)
-        coefs = coefs.transpose(1, 0, 2)               # (n_todo, m, n_outputs)
-        for j, k in enumerate(todo):
-            small = np.abs(diags[j]) <= tol * np.max(np.abs(inv[j]))
-            if np.any(small):
-                _raise_unit_leverage(np.flatnonzero(small), float(alphas[k]))
-            residuals[k] = coefs[j] / diags[j][:, None]
+        preds[todo] = _eigh_loo(A, b, y2, alphas[todo], lift)
 
-    preds = y2[None, :, :] - residuals
     if y.ndim == 1:
         preds = preds[:, :, 0]
     return preds[0] if scalar else preds
+
+
+#: Digits the subtraction ``y - residual`` may lose before the Cholesky route hands an
+#: alpha to the eigendecomposition: a norm-wise error of about ``1e4 * eps`` at most.
+_MAX_CANCELLATION = 1e4
+
+
+def _cancelled(y2: np.ndarray, preds: np.ndarray) -> bool:
+    """Whether ``preds = y - residual`` lost more than 4 digits to cancellation.
+
+    The subtraction has an absolute error of about ``eps * max|y|``; relative to the
+    predictions that is ``eps * max|y| / max|preds|``, per output.
+    """
+    top_y = np.max(np.abs(y2), axis=0)
+    top_p = np.max(np.abs(preds), axis=0)
+    return bool(np.any(top_y > _MAX_CANCELLATION * top_p))
+
+
+def _eigh_loo(A, b, y2, alphas, lift):
+    """LOO predictions for several alphas from one eigendecomposition of ``A``.
+
+    Two exact formulas are evaluated, and each point takes the one that is stable
+    for it. With ``s_k = lambda_k / (lambda_k + alpha)`` and
+    ``t_k = alpha / (lambda_k + alpha)`` (each a quotient, never a difference):
+
+    * ``y_i - (G y)_i / G_ii`` loses digits when the prediction is much smaller
+      than ``y_i`` (a huge ``alpha`` shrinks every prediction towards 0);
+    * ``(yhat_i - H_ii y_i) / (1 - H_ii)``, with ``yhat = U diag(s) U^T y``,
+      ``H_ii = sum_k U_ik^2 s_k`` and ``1 - H_ii = sum_k U_ik^2 t_k``, loses digits
+      when ``1 - H_ii`` is small (a tiny ``alpha``).
+
+    A point with ``H_ii < 1/2`` takes the second, the others the first: either way
+    the error is a few ``eps`` times the size of the predictions and targets.
+    """
+    m = y2.shape[0]
+    lam, V = np.linalg.eigh(A)
+    U = V if lift is None else lift(V)                 # orthonormal, shape (m, r)
+    Utb = V.T @ b                                      # (r, n_outputs)
+    shifted = lam[None, :] + alphas[:, None]           # (n_alphas, r)
+    top = np.max(np.abs(shifted), axis=1)
+    tol = m * np.finfo(float).eps
+    singular = np.min(np.abs(shifted), axis=1) <= tol * top
+    if np.any(singular):
+        bad = alphas[singular]
+        raise ValueError(
+            f"alpha={bad.tolist()} makes K + alpha I singular (K has eigenvalue "
+            f"{-bad[0]!r} to rounding): the kernel ridge fit itself is undefined; "
+            "choose another alpha or check that K is positive semi-definite")
+    inv = 1.0 / shifted                                # eigenvalues of G, per alpha
+    U2 = (U * U).T                                     # (r, m)
+    diags = inv @ U2                                   # (n_alphas, m): G_ii
+    s = lam[None, :] * inv                             # eigenvalues of H (minus 1/m)
+    t = alphas[:, None] * inv                          # eigenvalues of I - H
+    lev = s @ U2 + (1.0 / m if lift is not None else 0.0)    # H_ii
+    one_minus_lev = t @ U2                                   # 1 - H_ii = alpha G_ii
+    n_out = y2.shape[1]
+
+    def combine(weights):
+        # U @ diag(weights_a) @ U^T b for every alpha a, in one matrix product.
+        scaled = weights.T[:, :, None] * Utb[:, None, :]
+        out = (U @ scaled.reshape(U.shape[1], -1)).reshape(m, alphas.size, n_out)
+        return out.transpose(1, 0, 2)                  # (n_alphas, m, n_outputs)
+
+    coefs = combine(inv)                               # G y
+    fitted = combine(s)                                # H y (minus the mean, if intercept)
+    if lift is not None:
+        fitted = fitted + y2.mean(axis=0)
+    preds = np.empty((alphas.size, m, n_out))
+    for j in range(alphas.size):
+        small = np.abs(diags[j]) <= tol * np.max(np.abs(inv[j]))
+        if np.any(small):
+            _raise_unit_leverage(np.flatnonzero(small), float(alphas[j]))
+        by_residual = y2 - coefs[j] / diags[j][:, None]
+        by_leverage = (fitted[j] - lev[j][:, None] * y2) / one_minus_lev[j][:, None]
+        preds[j] = np.where((lev[j] < 0.5)[:, None], by_leverage, by_residual)
+    return preds
 
 
 # --------------------------------------------------------------------------- #
@@ -315,16 +397,49 @@ def loo_predictions(estimator, X: ArrayLike, y: ArrayLike, *,
     >>> loo_predictions(DummyRegressor(), np.zeros((3, 1)), np.array([0.0, 3.0, 6.0]))
     array([4.5, 3. , 1.5])
     """
-    X = np.asarray(X)
-    y = np.asarray(y)
-    m = check_same_length(("X", X), ("y", y))
-    if m < 2:
-        raise ValueError(f"X must hold at least 2 points for leave-one-out, got {m}")
+    X, y = _check_brute_force(estimator, X, y, n_jobs)
     return cross_val_predict(clone(estimator), X, y, cv=LeaveOneOut(), n_jobs=n_jobs)
 
 
+def _check_brute_force(estimator, X, y, n_jobs):
+    """Validate the arguments of the brute-force LOO; return ``X`` and ``y`` as arrays."""
+    if isinstance(estimator, type):
+        raise ArgumentTypeError(
+            f"estimator must be a scikit-learn estimator instance, got the class "
+            f"{estimator.__name__}; pass {estimator.__name__}() instead")
+    for method in ("fit", "predict", "get_params"):
+        if not callable(getattr(estimator, method, None)):
+            raise ArgumentTypeError(
+                f"estimator must be a scikit-learn estimator (with fit, predict and "
+                f"get_params), got {type(estimator).__name__} without {method}")
+    if issparse(X):
+        if np.iscomplexobj(X.data):
+            raise ArgumentTypeError("X must be real, got complex values")
+    else:
+        X = check_not_complex(X, "X")
+        if X.ndim == 0:
+            raise ValueError(f"X must hold one row per point, got a scalar {X!r}")
+    y = check_not_complex(y, "y")
+    if y.ndim not in (1, 2):
+        raise ValueError(f"y must have shape (m,) or (m, n_outputs), got shape {y.shape}")
+    if np.issubdtype(y.dtype, np.number) and not np.all(np.isfinite(y)):
+        raise ValueError("y must be finite: it holds NaN or infinite values")
+    m = check_same_length(("X", X), ("y", y)) if not issparse(X) else X.shape[0]
+    if issparse(X) and X.shape[0] != y.shape[0]:
+        raise ValueError(f"arrays must have the same length: X has {X.shape[0]}, "
+                         f"y has {y.shape[0]}")
+    if m < 2:
+        raise ValueError(f"X must hold at least 2 points for leave-one-out, got {m}")
+    if n_jobs is not None:
+        n_jobs = check_int(n_jobs, "n_jobs")
+        if n_jobs == 0:
+            raise ValueError("n_jobs must be None, a positive int or a negative int "
+                             "(-1: all cores), got 0")
+    return X, y
+
+
 def loo_risk(estimator, X: ArrayLike, y: ArrayLike,
-             loss: Union[str, Loss] = "zero_one", *, n_jobs: int | None = None) -> float:
+             loss: str | Loss = "zero_one", *, n_jobs: int | None = None) -> float:
     """Leave-one-out estimate of the risk: the mean loss of the ``m`` LOO predictions.
 
     Each point is predicted once, by a model that did not see it, and the
@@ -337,6 +452,9 @@ def loo_risk(estimator, X: ArrayLike, y: ArrayLike,
     estimator : sklearn estimator
     X : array_like of shape (m, n_features)
     y : array_like of shape (m,)
+        A column vector of shape ``(m, 1)`` is flattened with scikit-learn's
+        ``DataConversionWarning`` (as its estimators do); any other 2-d ``y``, and
+        complex or non-finite values, are refused.
     loss : {"zero_one", "squared", "absolute"} or callable, default="zero_one"
         See :func:`cvbook.risk.empirical_risk`.
     n_jobs : int or None
@@ -354,5 +472,8 @@ def loo_risk(estimator, X: ArrayLike, y: ArrayLike,
     >>> loo_risk(DummyClassifier(strategy="most_frequent"), X, y)   # Kohavi's anomaly
     1.0
     """
+    y = check_1d_labels(y, "y")
+    if not callable(loss) and not (isinstance(loss, str) and loss in LOSSES):
+        raise ValueError(f"loss must be one of {sorted(LOSSES)} or a callable, got {loss!r}")
     pred = loo_predictions(estimator, X, y, n_jobs=n_jobs)
     return empirical_risk(y, pred, loss=loss)

@@ -9,8 +9,7 @@ from hypothesis import strategies as st
 from sklearn.dummy import DummyClassifier
 from sklearn.kernel_ridge import KernelRidge
 from sklearn.linear_model import Ridge, RidgeCV
-from sklearn.metrics.pairwise import (laplacian_kernel, linear_kernel, polynomial_kernel,
-                                      rbf_kernel)
+from sklearn.metrics.pairwise import laplacian_kernel, linear_kernel, polynomial_kernel, rbf_kernel
 
 from cvbook.loo import kernel_ridge_loo_predictions, loo_predictions, loo_risk
 
@@ -63,11 +62,11 @@ def test_grid_of_alphas_equals_brute_force_per_alpha(kernel, n_outputs):
     K = KERNELS[kernel](X)
     alphas = np.array([1e-2, 0.1, 1.0, 5.0])
     grid = kernel_ridge_loo_predictions(K, y, alphas)
-    assert grid.shape == (len(alphas),) + y.shape
-    for a, closed in zip(alphas, grid):
+    assert grid.shape == (len(alphas), *y.shape)
+    for a, closed in zip(alphas, grid, strict=False):
         _assert_close(closed, _brute_kernel_ridge(K, y, a))
     # one-alpha array keeps the leading axis; a 0-d array does not
-    assert kernel_ridge_loo_predictions(K, y, [1.0]).shape == (1,) + y.shape
+    assert kernel_ridge_loo_predictions(K, y, [1.0]).shape == (1, *y.shape)
     assert kernel_ridge_loo_predictions(K, y, np.float64(1.0)).shape == y.shape
 
 
@@ -147,7 +146,7 @@ def test_exact_unit_leverage_raises():
 
 def test_singular_system_raises():
     K = np.diag([-2.0, 1.0, 1.0])
-    with pytest.raises(ValueError, match="alpha.*singular"):
+    with pytest.raises(ValueError, match=r"alpha.*singular"):
         kernel_ridge_loo_predictions(K, [1.0, 2.0, 3.0], 2.0)
 
 
@@ -242,3 +241,221 @@ def test_linear_gaussian_regression_risk_matches_monte_carlo():
         LinearGaussianRegression(noise=0.0)
     with pytest.raises(ValueError, match="w must have length"):
         dist.linear_rule_risk(np.ones(3))
+
+
+# --------------------------------------------------------------------------- #
+# Huge alpha: no cancellation, checked against exact rational arithmetic
+# --------------------------------------------------------------------------- #
+
+def _exact_solve(A, b):
+    """Gauss-Jordan elimination in Fractions (exact)."""
+    n = len(A)
+    M = [[*row[:], b[i]] for i, row in enumerate(A)]
+    for c in range(n):
+        p = next(r for r in range(c, n) if M[r][c] != 0)
+        M[c], M[p] = M[p], M[c]
+        for r in range(n):
+            if r != c and M[r][c] != 0:
+                f = M[r][c] / M[c][c]
+                M[r] = [x - f * z for x, z in zip(M[r], M[c], strict=False)]
+    return [M[i][n] / M[i][i] for i in range(n)]
+
+
+def _exact_loo(K, y, alpha, fit_intercept=False):
+    """LOO predictions of kernel ridge in exact arithmetic, on K, y, alpha as given."""
+    from fractions import Fraction
+    m = len(y)
+    Kf = [[Fraction(float(K[i][j])) for j in range(m)] for i in range(m)]
+    yf = [Fraction(float(v)) for v in y]
+    a = Fraction(float(alpha))
+    out = []
+    for i in range(m):
+        keep = [j for j in range(m) if j != i]
+        A = [[Kf[p][q] + (a if p == q else 0) for q in keep] for p in keep]
+        rhs = [yf[p] for p in keep]
+        if fit_intercept:      # [K + aI, 1; 1^T, 0] [c; b] = [y; 0]
+            A = [[*row, Fraction(1)] for row in A] + [[Fraction(1)] * len(keep) + [Fraction(0)]]
+            rhs = [*rhs, Fraction(0)]
+        sol = _exact_solve(A, rhs)
+        pred = sum(Kf[i][q] * sol[k] for k, q in enumerate(keep))
+        out.append(float(pred + (sol[-1] if fit_intercept else 0)))
+    return np.array(out)
+
+
+def _normwise_error(closed, exact):
+    return np.max(np.abs(closed - exact)) / np.max(np.abs(exact))
+
+
+@pytest.mark.parametrize("alpha", [1e-3, 1.0, 1e6, 1e10, 1e14, 1e18])
+@pytest.mark.parametrize("method", ["auto", "cholesky", "eigh"])
+@pytest.mark.parametrize("fit_intercept", [False, True])
+@pytest.mark.parametrize("kernel", ["linear", "rbf"])
+def test_matches_exact_arithmetic_from_tiny_to_huge_alpha(alpha, method, fit_intercept, kernel):
+    """The issue-13 example: at alpha = 1e14, y - residual lost all but two digits
+    (4e-2 relative error). Every alpha is now within a few hundred eps of exact."""
+    X, y = _data(m=6, d=2, seed=11)
+    K = KERNELS[kernel](X)
+    closed = kernel_ridge_loo_predictions(K, y, alpha, method=method,
+                                          fit_intercept=fit_intercept)
+    exact = _exact_loo(K, y, alpha, fit_intercept)
+    # rank-2 linear K with alpha = 1e-3: the problem itself has condition ~1e4
+    tol = 1e-11 if (kernel == "linear" and alpha < 1) else 1e-13
+    assert _normwise_error(closed, exact) < tol
+
+
+def test_huge_alpha_grid_matches_exact_and_brute_force():
+    X, y = _data(m=7, d=3, seed=12)
+    K = rbf_kernel(X, gamma=0.3)
+    alphas = np.array([1e8, 1e12, 1e14, 1e16])
+    grid = kernel_ridge_loo_predictions(K, y, alphas)
+    for a, closed in zip(alphas, grid, strict=False):
+        exact = _exact_loo(K, y, a)
+        assert _normwise_error(closed, exact) < 1e-13
+        # KernelRidge predicts K c with c = (K + aI)^-1 y: no cancellation either
+        assert _normwise_error(_brute_kernel_ridge(K, y, a), exact) < 1e-12
+
+
+def test_huge_alpha_two_outputs_of_different_scale():
+    """The cancellation check is per output: a tiny second output is not drowned."""
+    X, y = _data(m=6, n_outputs=2, seed=13)
+    y[:, 1] *= 1e-6
+    K = rbf_kernel(X)
+    closed = kernel_ridge_loo_predictions(K, y, 1e13, method="cholesky")
+    for j in range(2):
+        assert _normwise_error(closed[:, j], _exact_loo(K, y[:, j], 1e13)) < 1e-13
+
+
+@settings(max_examples=20, deadline=None)
+@given(m=st.integers(2, 6), log_alpha=st.floats(-2, 18), seed=st.integers(0, 10_000),
+       fit_intercept=st.booleans(), method=st.sampled_from(["cholesky", "eigh"]))
+def test_property_exact_arithmetic(m, log_alpha, seed, fit_intercept, method):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(m, 2))
+    y = rng.normal(size=m) + 1.0
+    K = rbf_kernel(X, gamma=0.5)
+    alpha = 10.0 ** log_alpha
+    closed = kernel_ridge_loo_predictions(K, y, alpha, method=method,
+                                          fit_intercept=fit_intercept)
+    exact = _exact_loo(K, y, alpha, fit_intercept)
+    assert _normwise_error(closed, exact) < 1e-11
+
+
+@settings(max_examples=20, deadline=None)
+@given(m=st.integers(3, 10), log_alpha=st.floats(-3, 16), seed=st.integers(0, 10_000),
+       fit_intercept=st.booleans())
+def test_property_closed_form_equals_brute_force(m, log_alpha, seed, fit_intercept):
+    """Closed form == m refits (KernelRidge, or Ridge for the intercept), any alpha."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(m, 3))
+    y = rng.normal(size=m)
+    alpha = 10.0 ** log_alpha
+    if fit_intercept:
+        closed = kernel_ridge_loo_predictions(X @ X.T, y, alpha, fit_intercept=True)
+        brute = loo_predictions(Ridge(alpha=alpha), X, y)
+    else:
+        K = rbf_kernel(X, gamma=0.5)
+        closed = kernel_ridge_loo_predictions(K, y, alpha)
+        brute = _brute_kernel_ridge(K, y, alpha)
+    assert _normwise_error(closed, brute) < 1e-8
+
+
+# --------------------------------------------------------------------------- #
+# Hostile input: every argument named
+# --------------------------------------------------------------------------- #
+
+@pytest.mark.parametrize("K, y, alpha, match, error", [
+    (np.eye(3) + 0j, np.ones(3), 1.0, "K must be real", TypeError),
+    (np.eye(3), np.ones(3) + 1j, 1.0, "y must be real", TypeError),
+    (np.eye(3), np.ones(3), 1.0 + 0j, "alpha", TypeError),
+    (np.eye(3), np.ones(3), [1.0, 2j], "alpha", TypeError),
+    (np.eye(3), np.ones(3), "1.0", "alpha must be a positive float", TypeError),
+    (np.eye(3), np.ones(3), True, "alpha must be a positive float", TypeError),
+    (np.eye(3), np.ones(3), ["a", "b"], "alpha", TypeError),
+    (np.eye(3), np.ones(3), None, "alpha", TypeError),
+    (np.full((3, 3), "a"), np.ones(3), 1.0, "K must hold numbers", TypeError),
+    (np.eye(3), ["a", "b", "c"], 1.0, "y must hold numbers", TypeError),
+    (np.eye(3).astype(bool), np.ones(3), 1.0, "K must hold numbers", TypeError),
+    ("K", np.ones(3), 1.0, "K must hold numbers", TypeError),
+    (np.eye(3), np.ones(3), [np.nan], "alpha must be finite", ValueError),
+    (np.eye(3), np.ones(3), -np.inf, "alpha must be finite", ValueError),
+    (np.eye(3), np.ones(3), 1e-320 * 0, "alpha must be finite and > 0", ValueError),
+])
+def test_kernel_ridge_hostile_arguments(K, y, alpha, match, error):
+    with pytest.raises(error, match=match):
+        kernel_ridge_loo_predictions(K, y, alpha)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"method": None}, "method"),
+    ({"method": 3}, "method"),
+    ({"method": "CHOLESKY"}, "method"),
+    ({"fit_intercept": 1}, "fit_intercept"),
+    ({"fit_intercept": None}, "fit_intercept"),
+])
+def test_kernel_ridge_bad_options(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        kernel_ridge_loo_predictions(np.eye(3), np.ones(3), 1.0, **kwargs)
+
+
+def test_loo_risk_flattens_a_column_vector_with_sklearns_warning():
+    """The issue-13 example: y[:, None] used to broadcast to an (m, m) comparison."""
+    from sklearn.exceptions import DataConversionWarning
+    X, y = _data(m=12, seed=14)
+    labels = np.where(y > np.median(y), 1, -1)
+    est = DummyClassifier(strategy="most_frequent")
+    expected = loo_risk(est, X, labels)
+    with pytest.warns(DataConversionWarning, match="y is a column vector"):
+        got = loo_risk(est, X, labels[:, None])
+    assert got == expected == 1.0            # balanced labels: Kohavi's anomaly
+    reg = Ridge(alpha=1.0)
+    with pytest.warns(DataConversionWarning):
+        got = loo_risk(reg, X, y[:, None], loss="squared")
+    assert got == pytest.approx(loo_risk(reg, X, y, loss="squared"), rel=1e-12)
+
+
+@pytest.mark.parametrize("y, match, error", [
+    (np.ones((6, 2)), "one-dimensional", ValueError),
+    (np.ones((6, 1, 1)), "one-dimensional", ValueError),
+    (np.ones(6) + 1j, "y must be real", TypeError),
+    (np.array([1.0, np.nan, 1, 1, 1, 1]), "y must be finite", ValueError),
+    (np.ones(5), "same length", ValueError),
+    (np.float64(1.0), "one-dimensional", ValueError),
+])
+def test_loo_risk_refuses_bad_labels(y, match, error):
+    with pytest.raises(error, match=match):
+        loo_risk(Ridge(), np.ones((6, 2)), y, loss="squared")
+
+
+@pytest.mark.parametrize("kwargs, match, error", [
+    ({"estimator": "ridge"}, "estimator must be a scikit-learn estimator", TypeError),
+    ({"estimator": Ridge}, "estimator must be a scikit-learn estimator instance", TypeError),
+    ({"X": np.ones((6, 2)) * 1j}, "X must be real", TypeError),
+    ({"X": 3.0}, "X must hold one row per point", ValueError),
+    ({"y": np.full(6, 1j)}, "y must be real", TypeError),
+    ({"y": np.ones((6, 1, 2))}, "y must have shape", ValueError),
+    ({"y": np.array([np.inf, 1, 1, 1, 1, 1])}, "y must be finite", ValueError),
+    ({"n_jobs": 0}, "n_jobs", ValueError),
+    ({"n_jobs": 1.5}, "n_jobs must be an integer", TypeError),
+    ({"n_jobs": "2"}, "n_jobs must be an integer", TypeError),
+])
+def test_loo_predictions_hostile_arguments(kwargs, match, error):
+    args = {"estimator": Ridge(), "X": np.ones((6, 2)), "y": np.arange(6.0), "n_jobs": None}
+    args.update(kwargs)
+    with pytest.raises(error, match=match):
+        loo_predictions(args["estimator"], args["X"], args["y"], n_jobs=args["n_jobs"])
+
+
+@pytest.mark.parametrize("loss", ["r2", "", None, 3, ["squared"]])
+def test_loo_risk_refuses_bad_loss_before_fitting(loss):
+    with pytest.raises(ValueError, match="loss must be one of"):
+        loo_risk(Ridge(), np.ones((4, 1)), np.arange(4.0), loss=loss)
+
+
+def test_loo_predictions_accepts_sparse_and_multioutput():
+    from scipy.sparse import csr_matrix
+    X, y = _data(m=10, n_outputs=2, seed=15)
+    dense = loo_predictions(Ridge(), X, y)
+    assert dense.shape == (10, 2)
+    np.testing.assert_allclose(loo_predictions(Ridge(), csr_matrix(X), y), dense, rtol=1e-6)
+    with pytest.raises(TypeError, match="X must be real"):
+        loo_predictions(Ridge(), csr_matrix(X * 1j), y)
