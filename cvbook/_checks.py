@@ -516,3 +516,64 @@ def check_rng(random_state: Any, name: str = "random_state") -> np.random.Genera
     True
     """
     return check_random_state(random_state, name, to="generator")
+
+
+def check_xy(X: Any, y: Any, *, X_name: str = "X",
+             y_name: str = "y") -> tuple[np.ndarray, np.ndarray]:
+    """Return ``(X, y)`` checked for a learner: features by :func:`check_features`,
+    labels by :func:`check_1d_labels` (a ``(n, 1)`` column is flattened with a
+    ``DataConversionWarning``), and one label per row of ``X``.
+
+    Shared by :mod:`cvbook.holdout` and :mod:`cvbook.kfold` (formerly the private
+    ``holdout._check_xy``).
+
+    Examples
+    --------
+    >>> X, y = check_xy([[0.0], [1.0]], [-1, 1])
+    >>> X.shape, y.tolist()
+    ((2, 1), [-1, 1])
+    >>> check_xy([[0.0], [1.0]], [-1, 1, 1])
+    Traceback (most recent call last):
+    ...
+    ValueError: arrays must have the same length: X has 2, y has 3
+    """
+    X = check_features(X, X_name)
+    y = check_1d_labels(y, y_name)
+    check_same_length((X_name, X), (y_name, y))
+    return X, y
+
+
+def check_candidates(candidates: Any, name: str = "candidates") -> list:
+    """Return ``candidates`` as a non-empty list of estimators that ``sklearn.base.clone`` copies.
+
+    A single estimator (instead of a list of them), a string, an empty list and
+    any entry that cannot be cloned are refused, naming the entry
+    (``candidates[1]``). Shared by :mod:`cvbook.holdout` and :mod:`cvbook.kfold`
+    (formerly the private ``holdout._check_candidates``).
+
+    Examples
+    --------
+    >>> from sklearn.svm import SVC
+    >>> len(check_candidates([SVC(C=1.0), SVC(C=10.0)]))
+    2
+    >>> check_candidates([])
+    Traceback (most recent call last):
+    ...
+    ValueError: candidates must hold at least one estimator, got none
+    """
+    from sklearn.base import clone
+
+    if _is_string(candidates) or hasattr(candidates, "get_params") or \
+            not isinstance(candidates, Iterable):
+        raise ArgumentTypeError(f"{name} must be a list of estimators, got {_describe(candidates)}")
+    candidates = list(candidates)
+    if not candidates:
+        raise ValueError(f"{name} must hold at least one estimator, got none")
+    for i, est in enumerate(candidates):
+        try:
+            clone(est)
+        except (TypeError, RuntimeError, AttributeError, ValueError):
+            raise ArgumentTypeError(
+                f"{name}[{i}] must be a scikit-learn estimator that sklearn.base.clone can "
+                f"copy, got {_describe(est)}") from None
+    return candidates

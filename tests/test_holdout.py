@@ -33,7 +33,7 @@ def test_split_equals_train_test_split(data):
     X, y = data
     ours = holdout_split(X, y, test_size=0.3, random_state=5)
     theirs = train_test_split(X, y, test_size=0.3, random_state=5)
-    for a, b in zip(ours, theirs):
+    for a, b in zip(ours, theirs, strict=True):
         np.testing.assert_array_equal(a, b)
 
 
@@ -106,3 +106,194 @@ def test_n_splits_checked(data):
     X, y = data
     with pytest.raises(ValueError, match="n_splits"):
         holdout_risks(SVC(), X, y, n_splits=0)
+
+
+# --- hostile input (issue 13) and the chapter's experiment functions -------------------
+
+import warnings  # noqa: E402
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from sklearn.exceptions import DataConversionWarning  # noqa: E402
+from sklearn.tree import DecisionTreeClassifier  # noqa: E402
+
+from cvbook import holdout  # noqa: E402
+from cvbook._checks import check_candidates, check_xy  # noqa: E402
+from cvbook.holdout import (  # noqa: E402
+    learning_curve_trial,
+    selection_summary,
+    selection_trial,
+    stratified_indices,
+)
+
+
+def test_column_y_is_flattened_with_a_warning(data):
+    X, y = data
+    with pytest.warns(DataConversionWarning):
+        col = holdout_risk(LinearDiscriminantAnalysis(), X, y[:, None], random_state=0)
+    assert col == holdout_risk(LinearDiscriminantAnalysis(), X, y, random_state=0)
+
+
+BAD_XY = [
+    (lambda X, y: (X, np.c_[y, y]), ValueError, "y must be one-dimensional"),
+    (lambda X, y: (X + 1j, y), TypeError, "X must be real"),
+    (lambda X, y: (X, y + 0j), TypeError, "y must be real"),
+    (lambda X, y: (X[:, 0], y), ValueError, "X must be 2-dimensional"),
+    (lambda X, y: (X[:, :0], y), ValueError, "X must have at least one feature"),
+    (lambda X, y: (np.where(X > 1, np.nan, X), y), ValueError, "X must be finite"),
+    (lambda X, y: (X.astype(str), y), TypeError, "X must hold numbers"),
+    (lambda X, y: (X, y[:-1]), ValueError, "same length: X has 120, y has 119"),
+]
+
+
+@pytest.mark.parametrize("bad, exc, match", BAD_XY)
+@pytest.mark.parametrize("func", ["split", "risk", "risks", "select"])
+def test_bad_xy_refused_by_name_everywhere(data, bad, exc, match, func):
+    X, y = bad(*data)
+    call = {"split": lambda: holdout_split(X, y),
+            "risk": lambda: holdout_risk(SVC(), X, y),
+            "risks": lambda: holdout_risks(SVC(), X, y, n_splits=2),
+            "select": lambda: holdout_select([SVC()], X, y)}[func]
+    with pytest.raises(exc, match=match):
+        call()
+
+
+@pytest.mark.parametrize("kwargs, exc, match", [
+    (dict(stratify="yes"), TypeError, "stratify must be True or False"),
+    (dict(random_state=-1), ValueError, "random_state must be >= 0"),
+    (dict(random_state="0"), TypeError, "random_state must be"),
+    (dict(loss="hinge"), ValueError, "loss must be one of"),
+    (dict(refit=1), TypeError, "refit must be True or False"),
+    (dict(candidates=SVC()), TypeError, "candidates must be a list of estimators"),
+    (dict(candidates="svm"), TypeError, "candidates must be a list of estimators"),
+])
+def test_select_arguments_checked_up_front(data, kwargs, exc, match):
+    X, y = data
+    args = dict(candidates=[SVC()], X=X, y=y)
+    args.update(kwargs)
+    with pytest.raises(exc, match=match):
+        holdout_select(**args)
+
+
+def test_generator_seed_is_accepted_and_reproducible(data):
+    X, y = data
+    a = holdout_risks(SVC(), X, y, n_splits=3, random_state=np.random.default_rng(4))
+    b = holdout_risks(SVC(), X, y, n_splits=3, random_state=np.random.default_rng(4))
+    np.testing.assert_array_equal(a, b)
+
+
+def test_old_private_names_are_aliases_of_the_checks(data):
+    X, y = data
+    for a, b in zip(holdout._check_xy(X, y), check_xy(X, y), strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert len(holdout._check_candidates([SVC()])) == len(check_candidates([SVC()])) == 1
+
+
+@given(st.lists(st.sampled_from(["a", "b", "c"]), min_size=6, max_size=60),
+       st.integers(0, 2**32 - 1), st.data())
+@settings(max_examples=60, deadline=None)
+def test_stratified_indices_keep_every_class_on_both_sides(labels, seed, draw):
+    """Property: disjoint, complete, the requested size, every class on each side."""
+    y = np.array(labels)
+    classes, counts = np.unique(y, return_counts=True)
+    if counts.min() < 2:
+        with pytest.raises(ValueError, match="at least 2 points of every class"):
+            stratified_indices(y, test_size=0.3, random_state=seed)
+        return
+    k = len(classes)
+    n_test = draw.draw(st.integers(k, len(y) - k))
+    train, test = stratified_indices(y, test_size=n_test, random_state=seed)
+    assert len(test) == n_test and len(train) == len(y) - n_test
+    assert sorted(np.r_[train, test].tolist()) == list(range(len(y)))
+    assert set(y[train]) == set(y[test]) == set(classes)
+    # proportional up to the rounding and the one-point floor
+    share = counts * n_test / len(y)
+    got = np.array([np.sum(y[test] == c) for c in classes])
+    assert np.all(np.abs(got - share) <= np.maximum(1.0, share - 1) + 1e-9) or k > 2
+
+
+@pytest.mark.parametrize("y, test_size, match", [
+    ([1, 1, 1, -1], 2, "at least 2 points of every class"),
+    ([1, 1, -1, -1], 1, r"outside \[2, 2\]"),
+    ([1, 1, -1, -1], 3, "outside"),
+    ([1, 1, -1, -1], 1.5, "test_size"),
+    (np.ones((4, 2)), 2, "y must be one-dimensional"),
+])
+def test_stratified_indices_refuses(y, test_size, match):
+    with pytest.raises(ValueError, match=match):
+        stratified_indices(np.asarray(y), test_size=test_size, random_state=0)
+
+
+def test_selection_trial_is_paired_and_reproducible():
+    cands = [SVC(C=0.1), SVC(C=1.0), DecisionTreeClassifier(random_state=0)]
+    dist = TwoGaussians(dim=3)
+    a = selection_trial(7, dist, cands, m=60, n_mc=2000)
+    b = selection_trial(np.random.default_rng(7), dist, cands, m=60, n_mc=2000)
+    assert a["n_val"] == 18 and a["n_test"] == 60
+    for key in ("val_errors", "risk_validated", "risk_retrained", "test_errors"):
+        np.testing.assert_array_equal(a[key], b[key])
+        assert a[key].shape == (3,)
+    assert np.all((a["val_errors"] >= 0) & (a["val_errors"] <= 18))
+    assert np.all(a["risk_validated"] >= 0) and np.all(a["risk_retrained"] <= 1)
+
+
+def test_selection_trial_measures_the_truth_it_claims():
+    """The validation error of a fixed model is unbiased for its true risk (|z| < 4)."""
+    dist = TwoGaussians(dim=2)
+    rows = [selection_trial(s, dist, [LinearDiscriminantAnalysis()], m=40, n_mc=2000)
+            for s in range(150)]
+    diffs = np.array([r["val_errors"][0] / r["n_val"] - r["risk_validated"][0] for r in rows])
+    assert abs(diffs.mean()) < 4 * diffs.std(ddof=1) / np.sqrt(len(diffs))
+
+
+@pytest.mark.parametrize("kwargs, exc, match", [
+    (dict(m=7), ValueError, "m must be >= 8"),
+    (dict(test_size=0.01), ValueError, "each part needs at least 2"),
+    (dict(test_size=1.0), ValueError, "test_size"),
+    (dict(candidates=[]), ValueError, "candidates must hold at least one"),
+    (dict(n_mc=0), ValueError, "n_mc must be >= 1"),
+    (dict(m_test=0), ValueError, "m_test must be >= 1"),
+    (dict(distribution=3), TypeError, "distribution must have a sample"),
+    (dict(rng=True), TypeError, "rng must be"),
+])
+def test_selection_trial_refuses_by_name(kwargs, exc, match):
+    args = dict(rng=0, distribution=TwoGaussians(), candidates=[SVC()], m=40, n_mc=100)
+    args.update(kwargs)
+    with pytest.raises(exc, match=match):
+        selection_trial(**args)
+
+
+def test_selection_summary_by_hand():
+    t1 = {"n_val": 10, "n_test": 20, "val_errors": np.array([2, 1, 1]),
+          "risk_validated": np.array([0.30, 0.20, 0.10]),
+          "risk_retrained": np.array([0.25, 0.15, 0.12]), "test_errors": np.array([5, 4, 3])}
+    s = selection_summary([t1, t1], fixed_index=0)
+    assert s["best"].tolist() == [1, 1]                          # first of the tied minima
+    np.testing.assert_allclose(s["regret"], 0.10)
+    np.testing.assert_allclose(s["regret_random"], 0.10)
+    np.testing.assert_allclose(s["optimism"], 0.1 - 0.2)
+    np.testing.assert_allclose(s["retrained_best"], 0.15)
+    np.testing.assert_allclose(s["test_best"], 4 / 20)
+    np.testing.assert_allclose(s["val_fixed"], 0.2)
+    sub = selection_summary([t1], subset=[0, 2])
+    assert sub["best"].tolist() == [2] and sub["regret"][0] == 0.0
+    for bad in ([], [3], [-1], [0.5]):
+        with pytest.raises(ValueError, match="subset"):
+            selection_summary([t1], subset=bad)
+    with pytest.raises(ValueError, match="trials"):
+        selection_summary([])
+
+
+def test_learning_curve_trial():
+    dist = TwoGaussians()
+    r = learning_curve_trial(0, dist, LinearDiscriminantAnalysis(), 40, [6, 20, 39, 40],
+                             n_mc=2000)
+    assert r.shape == (4,) and np.all(r >= 0) and np.all(r <= 1)
+    np.testing.assert_array_equal(
+        r, learning_curve_trial(0, dist, LinearDiscriminantAnalysis(), 40, [6, 20, 39, 40],
+                                n_mc=2000))
+    with pytest.raises(ValueError, match=r"train_sizes must lie in \[4, m\]"):
+        learning_curve_trial(0, dist, LinearDiscriminantAnalysis(), 40, [41])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        learning_curve_trial(1, TwoGaussians(prior=0.8), LinearDiscriminantAnalysis(), 12, [4])

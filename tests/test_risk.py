@@ -1,63 +1,135 @@
-"""Losses and empirical risk agree with scikit-learn's metrics; bad input is refused."""
+"""Losses and empirical risk agree with scikit-learn's metrics; bad input is refused by name."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn import metrics
+from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+from sklearn.exceptions import DataConversionWarning
+from sklearn.tree import DecisionTreeClassifier
 
-from cvbook.risk import (LOSSES, absolute_loss, count_errors, empirical_risk,
-                         squared_loss, zero_one_loss)
+from cvbook.datasets import TwoGaussians
+from cvbook.risk import (
+    LOSSES,
+    absolute_losses,
+    count_errors,
+    draw_sample,
+    empirical_risk,
+    mean_se,
+    model_risk,
+    sample_test_errors,
+    single_split,
+    split_sizes_trial,
+    squared_losses,
+    zero_one_losses,
+)
 
 floats = st.floats(-1e3, 1e3, allow_nan=False)
 
 
-@given(st.lists(st.tuples(st.sampled_from([-1, 1]), st.sampled_from([-1, 1])), min_size=1, max_size=200))
+class Sign:
+    def predict(self, X):
+        return np.where(X[:, 0] > 0, 1, -1)
+
+
+@given(st.lists(st.tuples(st.sampled_from([-1, 1]), st.sampled_from([-1, 1])),
+                min_size=1, max_size=200))
 def test_zero_one_matches_sklearn(pairs):
-    y, p = map(np.array, zip(*pairs))
+    y, p = map(np.array, zip(*pairs, strict=True))
     assert empirical_risk(y, p) == pytest.approx(metrics.zero_one_loss(y, p))
     assert count_errors(y, p) == metrics.zero_one_loss(y, p, normalize=False)
+    # the per-point losses average to sklearn's zero_one_loss (the name says "losses")
+    assert zero_one_losses(y, p).mean() == pytest.approx(metrics.zero_one_loss(y, p))
 
 
 @given(st.lists(st.tuples(floats, floats), min_size=1, max_size=100))
 def test_squared_and_absolute_match_sklearn(pairs):
-    y, p = map(np.array, zip(*pairs))
-    assert empirical_risk(y, p, "squared") == pytest.approx(metrics.mean_squared_error(y, p), rel=1e-9, abs=1e-9)
-    assert empirical_risk(y, p, "absolute") == pytest.approx(metrics.mean_absolute_error(y, p), rel=1e-9, abs=1e-9)
+    y, p = map(np.array, zip(*pairs, strict=True))
+    assert empirical_risk(y, p, "squared") == pytest.approx(
+        metrics.mean_squared_error(y, p), rel=1e-9, abs=1e-9)
+    assert empirical_risk(y, p, "absolute") == pytest.approx(
+        metrics.mean_absolute_error(y, p), rel=1e-9, abs=1e-9)
+
+
+@given(st.lists(st.sampled_from([-1, 1, 2]), min_size=1, max_size=50))
+def test_column_labels_give_the_1d_answer(labels):
+    """Property: y as a (n, 1) column gives the 1-d result, with sklearn's warning."""
+    y = np.array(labels)
+    p = np.roll(y, 1)
+    with pytest.warns(DataConversionWarning):
+        assert empirical_risk(y[:, None], p) == empirical_risk(y, p)
+    with pytest.warns(DataConversionWarning):
+        assert count_errors(y, p[:, None]) == count_errors(y, p)
+
+
+def test_the_issue_examples_column_vectors():
+    y = np.array([1, -1, 1, 1, -1, 1, -1, -1])
+    with pytest.warns(DataConversionWarning):
+        assert empirical_risk(y[:, None], y) == 0.0          # was 0.47 (broadcast to 8 x 8)
+    with pytest.warns(DataConversionWarning):
+        assert count_errors(y[:, None], y) == 0              # was 30 errors among 8 points
 
 
 def test_per_point_losses():
-    np.testing.assert_array_equal(zero_one_loss([1, 2, 3], [1, 0, 3]), [0, 1, 0])
-    np.testing.assert_array_equal(squared_loss([1.0, 2.0], [0.0, 4.0]), [1.0, 4.0])
-    np.testing.assert_array_equal(absolute_loss([1.0, 2.0], [0.0, 4.0]), [1.0, 2.0])
+    np.testing.assert_array_equal(zero_one_losses([1, 2, 3], [1, 0, 3]), [0, 1, 0])
+    np.testing.assert_array_equal(zero_one_losses(["a", "b"], ["a", "a"]), [0, 1])
+    np.testing.assert_array_equal(squared_losses([1.0, 2.0], [0.0, 4.0]), [1.0, 4.0])
+    np.testing.assert_array_equal(absolute_losses([1.0, 2.0], [0.0, 4.0]), [1.0, 2.0])
     assert set(LOSSES) == {"zero_one", "squared", "absolute"}
+
+
+def test_old_name_is_gone():
+    import cvbook.risk
+
+    assert not hasattr(cvbook.risk, "zero_one_loss")
 
 
 def test_callable_loss():
     assert empirical_risk([1.0, 3.0], [0.0, 0.0], loss=lambda y, p: np.abs(y - p) ** 3) == 14.0
 
 
-@pytest.mark.parametrize("call, match", [
-    (lambda: empirical_risk([1, 2], [1]), "same length: y_true has 2, y_pred has 1"),
-    (lambda: empirical_risk([], []), "at least one point"),
-    (lambda: empirical_risk([1.0, np.nan], [1.0, 1.0], "squared"), "y_true must be finite"),
-    (lambda: empirical_risk([1.0, 1.0], [np.inf, 1.0], "squared"), "y_pred must be finite"),
-    (lambda: empirical_risk([1, 1], [1, 1], loss="hinge"), "loss must be one of"),
+LABEL_FUNCS = [zero_one_losses, squared_losses, absolute_losses, count_errors, empirical_risk]
+
+
+@pytest.mark.parametrize("func", LABEL_FUNCS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("y_true, y_pred, exc, match", [
+    (np.ones((3, 2)), np.ones(3), ValueError, "y_true must be one-dimensional"),
+    (np.ones(3), np.ones((3, 3)), ValueError, "y_pred must be one-dimensional"),
+    (np.ones((1, 3)), np.ones(3), ValueError, "y_true must be one-dimensional"),
+    (np.ones((2, 2, 1)), np.ones(2), ValueError, "y_true must be one-dimensional"),
+    (np.array([1 + 1j, 1]), np.ones(2), TypeError, "y_true must be real"),
+    (np.ones(2), np.array([1, 2j]), TypeError, "y_pred must be real"),
+    (np.ones(3), np.ones(2), ValueError, "same length: y_true has 3, y_pred has 2"),
+    (np.array([1.0, np.nan]), np.ones(2), ValueError, "y_true must be finite"),
+    (np.ones(2), np.array([np.inf, 1.0]), ValueError, "y_pred must be finite"),
+    (1.0, np.ones(1), ValueError, "y_true must be one-dimensional"),
 ])
-def test_bad_input(call, match):
-    with pytest.raises(ValueError, match=match):
+def test_bad_labels_are_refused_by_name(func, y_true, y_pred, exc, match):
+    with pytest.raises(exc, match=match):
+        func(y_true, y_pred)
+
+
+@pytest.mark.parametrize("call, exc, match", [
+    (lambda: empirical_risk([], []), ValueError, "at least one point"),
+    (lambda: empirical_risk([1, 1], [1, 1], loss="hinge"), ValueError, "loss must be one of"),
+    (lambda: empirical_risk([1, 1], [1, 1], loss=3), ValueError, "loss must be one of"),
+    (lambda: empirical_risk([1.0, 2.0], [1.0, 1.0], loss=lambda y, p: np.ones((2, 2))),
+     ValueError, "one loss per point"),
+    (lambda: empirical_risk([1.0, 2.0], [1.0, 1.0], loss=lambda y, p: np.array([1.0, np.nan])),
+     ValueError, "loss.* must be finite"),
+    (lambda: squared_losses(["a"], ["b"]), TypeError, "y_true must hold numbers"),
+])
+def test_bad_input(call, exc, match):
+    with pytest.raises(exc, match=match):
         call()
 
 
 def test_sample_test_errors_are_binomial_with_the_true_risk():
-    from cvbook.datasets import TwoGaussians
-    from cvbook.risk import sample_test_errors
-
-    class Sign:
-        def predict(self, X):
-            return np.where(X[:, 0] > 0, 1, -1)
-
     dist = TwoGaussians()
     risk = dist.linear_rule_risk([1.0, 0.0])
     counts = sample_test_errors(Sign(), dist, 100, 4000, random_state=0)
@@ -65,24 +137,140 @@ def test_sample_test_errors_are_binomial_with_the_true_risk():
     assert counts.std() == pytest.approx(np.sqrt(100 * risk * (1 - risk)), rel=0.05)
     again = sample_test_errors(Sign(), dist, 100, 4000, random_state=0)
     np.testing.assert_array_equal(counts, again)
-    with pytest.raises(ValueError, match="test_size must be >= 1"):
-        sample_test_errors(Sign(), dist, 0, 3)
+
+
+@pytest.mark.parametrize("kwargs, exc, match", [
+    (dict(test_size=0), ValueError, "test_size must be >= 1"),
+    (dict(test_size=2.5), TypeError, "test_size must be an integer"),
+    (dict(n_test_sets="3"), TypeError, "n_test_sets must be an integer"),
+    (dict(model=object()), TypeError, "model must be a fitted classifier"),
+    (dict(distribution="gauss"), TypeError, "distribution must have a sample"),
+    (dict(random_state=-1), ValueError, "random_state must be >= 0"),
+    (dict(random_state=1.5), TypeError, "random_state must be"),
+])
+def test_sample_test_errors_refuses_by_name(kwargs, exc, match):
+    args = dict(model=Sign(), distribution=TwoGaussians(), test_size=10, n_test_sets=3)
+    args.update(kwargs)
+    with pytest.raises(exc, match=match):
+        sample_test_errors(**args)
+
+
+def test_sample_test_errors_refuses_a_column_of_predictions():
+    class Column:
+        def predict(self, X):
+            return np.ones((len(X), 2))
+
+    with pytest.raises(ValueError, match=r"model.predict\(X\) must be one-dimensional"):
+        sample_test_errors(Column(), TwoGaussians(), 10, 2, random_state=0)
+
+
+def test_model_risk_is_exact_for_a_linear_rule_and_monte_carlo_otherwise():
+    dist = TwoGaussians()
+    X, y = dist.sample(200, random_state=0)
+    lda = LinearDiscriminantAnalysis().fit(X, y)
+    exact = dist.linear_rule_risk(lda.coef_.ravel(), float(lda.intercept_[0]))
+    assert model_risk(lda, dist) == exact
+    tree = DecisionTreeClassifier(random_state=0).fit(X, y)
+    mc = model_risk(tree, dist, n_mc=20_000, random_state=1)
+    assert mc == model_risk(tree, dist, n_mc=20_000, random_state=1)     # seeded
+    assert dist.bayes_risk - 0.02 < mc < 0.5
+
+
+@given(st.sampled_from([(0, 1), (1, 2), (-1, 1)]), st.integers(0, 2**32 - 1))
+@settings(max_examples=15, deadline=None)
+def test_model_risk_agrees_with_monte_carlo_whatever_the_labels(labels, seed):
+    """Property: the exact route is taken only when it is right (labels -1/+1)."""
+    dist = TwoGaussians()
+    X, y = dist.sample(100, random_state=seed)
+    y = np.where(y == 1, labels[1], labels[0])
+    lda = LinearDiscriminantAnalysis().fit(X, y)
+
+    class Relabel:                                    # predictions mapped back to -1/+1
+        def predict(self, X):
+            return np.where(lda.predict(X) == labels[1], 1, -1)
+
+    exact_or_mc = model_risk(Relabel(), dist, n_mc=40_000, random_state=seed)
+    truth = dist.linear_rule_risk(lda.coef_.ravel(), float(lda.intercept_[0]))
+    assert abs(exact_or_mc - truth) < 5 * 0.5 / np.sqrt(40_000)
+
+
+def test_draw_sample_holds_every_class():
+    dist = TwoGaussians(prior=0.85)
+    for seed in range(30):
+        _, y = draw_sample(dist, 8, seed)
+        assert min(np.sum(y == 1), np.sum(y == -1)) >= 2
+    with pytest.raises(ValueError, match="m must be >= 4"):
+        draw_sample(dist, 3, 0)
+    with pytest.raises(RuntimeError, match="no sample"):
+        draw_sample(TwoGaussians(prior=1e-9), 10, 0, max_draws=5)
+
+
+def test_split_sizes_trial_is_paired_and_reproducible():
+    dist = TwoGaussians()
+    out = split_sizes_trial(3, dist, LinearDiscriminantAnalysis(), 40, [4, 20, 36], delta=0.1)
+    assert out["n_train"].tolist() == [4, 20, 36] and out["n_test"].tolist() == [36, 20, 4]
+    assert np.all(out["true_risk"] >= dist.bayes_risk)
+    assert np.all(out["upper_bound"] >= out["test_error"])
+    again = split_sizes_trial(3, dist, LinearDiscriminantAnalysis(), 40, [4, 20, 36], delta=0.1)
+    for key in out:
+        np.testing.assert_array_equal(out[key], again[key])
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 20261122])
+def test_single_split_never_sees_one_class(seed):
+    """The issue's crash: 10 training points of one class (seed 20261122 in chapter 1)."""
+    rng = np.random.default_rng(seed)
+    for _ in range(40):
+        out = single_split(rng, TwoGaussians(), LinearDiscriminantAnalysis(), 40, 0.25)
+        assert out["n_train"] == 10 and 0 < out["true_risk"] < 1
 
 
 def test_single_split_uses_the_exact_risk_of_a_linear_model():
-    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
-    from sklearn.tree import DecisionTreeClassifier
-    from cvbook.datasets import TwoGaussians
-    from cvbook.risk import single_split
-
     dist = TwoGaussians()
     out = single_split(np.random.default_rng(1), dist, LinearDiscriminantAnalysis(), 60, 0.5)
     assert out["n_train"] == 30 and out["n_test"] == 30
     assert dist.bayes_risk <= out["true_risk"] < 0.5
     assert out["test_error"] <= out["upper_bound"]
-    tree = single_split(np.random.default_rng(1), dist, DecisionTreeClassifier(random_state=0), 60, 0.5)
+    tree = single_split(np.random.default_rng(1), dist, DecisionTreeClassifier(random_state=0),
+                        60, 0.5)
     assert 0 < tree["true_risk"] < 0.6
-    with pytest.raises(ValueError, match="train_fraction must lie strictly between 0 and 1"):
-        single_split(np.random.default_rng(1), dist, LinearDiscriminantAnalysis(), 60, 1.0)
-    with pytest.raises(ValueError, match="leaves an empty part"):
-        single_split(np.random.default_rng(1), dist, LinearDiscriminantAnalysis(), 3, 0.1)
+
+
+@pytest.mark.parametrize("kwargs, exc, match", [
+    (dict(train_fraction=1.0), ValueError, "train_fraction must lie strictly between 0 and 1"),
+    (dict(train_fraction="0.5"), TypeError, "train_fraction must be a real number"),
+    (dict(m=3), ValueError, "m must be >= 4"),
+    (dict(m=40.0), TypeError, "m must be an integer"),
+    (dict(delta=0), ValueError, "delta must lie strictly between 0 and 1"),
+    (dict(delta=[0.05, 0.1]), TypeError, "delta must be a real number"),
+    (dict(estimator="lda"), ValueError, "estimator must be a scikit-learn estimator"),
+    (dict(distribution=None), TypeError, "distribution must have a sample"),
+    (dict(rng="x"), TypeError, "rng must be"),
+])
+def test_single_split_refuses_by_name(kwargs, exc, match):
+    args = dict(rng=0, distribution=TwoGaussians(), estimator=LinearDiscriminantAnalysis(),
+                m=40, train_fraction=0.5)
+    args.update(kwargs)
+    with pytest.raises(exc, match=match):
+        single_split(**args)
+
+
+@pytest.mark.parametrize("sizes, match", [
+    ([], "train_sizes must be a non-empty list"), ("10", "train_sizes must be a non-empty"),
+    ([1, 10], r"train_sizes must lie in \[2, m - 2\]"), ([10, 39], "must lie in"),
+    ([10.5], "train_sizes must hold integers"), ([[10]], "train_sizes must be a non-empty"),
+])
+def test_split_sizes_trial_refuses_bad_sizes(sizes, match):
+    with pytest.raises(ValueError, match=match):
+        split_sizes_trial(0, TwoGaussians(), LinearDiscriminantAnalysis(), 40, sizes)
+
+
+def test_mean_se():
+    mean, se, z = mean_se(np.array([1.0, 2.0, 3.0]))
+    assert (mean, se, z) == pytest.approx((2.0, 1 / np.sqrt(3), 2 * np.sqrt(3)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert np.isnan(mean_se([0.0, 0.0])[2])
+    for bad, match in [([1.0], "at least 2"), ([[1.0, 2.0]], "1-d"), ([1.0, np.nan], "finite")]:
+        with pytest.raises(ValueError, match=match):
+            mean_se(bad)
