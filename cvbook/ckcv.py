@@ -23,15 +23,31 @@ Two choices the paper leaves open, made here:
 * **Ties** in ``L_MS`` go to the smaller ``k``, then to the earlier grid point
   (the order of :class:`sklearn.model_selection.ParameterGrid`).
 
+Two phases, one result. The selection of (C, gamma, k) depends on ``L_MS``
+alone, and ``L_EE`` is an output only for the row selected at each ``k``
+(``bound_``, ``F*``, and the fixed-k columns through :meth:`CompleteKCV.bound_at`
+and :meth:`CompleteKCV.members`). So :meth:`CompleteKCV.fit` first fits
+``f_TR`` for every (grid point, k, split) (the **MS phase**), selects, and
+then fits ``f*_MS`` on TR u MS only for the row selected at each ``k`` (the
+**EE phase**); those fits give ``L_EE`` and are kept as the members, so no
+model is fit twice. The numbers are those of the loop that refits every grid
+point on TR u MS, bit for bit; ``ee_rows="all"`` runs the EE phase on every
+row for a reader who wants ``L_EE`` everywhere.
+
 For ``SVC(kernel="rbf")`` (the default estimator) the Gaussian kernel is
 computed once per gamma on the whole training pool and sliced per split
 (``kernel="precomputed"``); any other estimator is cloned and refit on the
-raw features.
+raw features. The MS phase of that fast path calls libsvm through
+scikit-learn's private module ``sklearn.svm._libsvm`` when it is there and
+gives the numbers of ``SVC(kernel="precomputed")``; otherwise it uses that
+public estimator (same numbers, slower): see :func:`solver_backend`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+import functools
+import numbers
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -39,14 +55,26 @@ from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.model_selection import ParameterGrid
-from sklearn.svm import SVC, _libsvm  # _libsvm: see _libsvm_errors
+from sklearn.svm import SVC
 from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.validation import check_is_fitted
 
-from ._checks import check_binary_labels, check_finite, check_int, check_open_unit
+try:  # private module of scikit-learn: used only while it behaves as SVC does
+    from sklearn.svm import _libsvm
+except ImportError:  # pragma: no cover - depends on the scikit-learn version
+    _libsvm = None
+
+try:  # scikit-learn >= 1.6
+    from sklearn.utils.validation import validate_data as _sk_validate_data
+except ImportError:  # pragma: no cover - scikit-learn < 1.6
+    _sk_validate_data = None
+
+from ._checks import (check_binary_labels, check_features, check_int, check_open_unit,
+                      check_random_state)
 from .bounds import clopper_pearson_upper
 
-__all__ = ["ThreeWaySplit", "CompleteKCV", "DEFAULT_K_VALUES"]
+__all__ = ["ThreeWaySplit", "CompleteKCV", "DEFAULT_K_VALUES", "solver_backend",
+           "fit_precomputed"]
 
 #: The k values tried when none are given: small k (the paper's k* lies
 #: mostly in 3--4) and the conventional 5 and 10.
@@ -54,9 +82,45 @@ DEFAULT_K_VALUES: tuple[int, ...] = (3, 4, 5, 6, 8, 10)
 
 
 def _check_seed(random_state: Any) -> int | None:
-    if random_state is None:
-        return None
-    return check_int(random_state, "random_state", minimum=0)
+    """The seed rule of cvbook (``check_random_state(..., to="seed")``): an int or ``None``.
+
+    Split ``i`` at ``k`` is a function of ``(seed, k, i)``; a Generator, a
+    RandomState or a SeedSequence gives its seed by one draw (so a Generator
+    gives other splits on every fit, as in scikit-learn).
+    """
+    return check_random_state(random_state, "random_state", to="seed")
+
+
+def _check_k_values(k_values: Any) -> list[int]:
+    """The sorted distinct k values; each an integer (no float, string or bool), ``>= 3``."""
+    if isinstance(k_values, (str, bytes)) or not isinstance(k_values, (Sequence, np.ndarray)):
+        raise ValueError(f"k_values must be a sequence of integers such as [3, 5, 10], "
+                         f"got {k_values!r}")
+    out = set()
+    for k in k_values:
+        if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
+            raise ValueError(f"k_values must hold integers (numbers of folds), got {k!r} "
+                             f"in {k_values!r}")
+        out.add(int(k))
+    if not out:
+        raise ValueError("k_values must hold at least one k")
+    return sorted(out)
+
+
+def _check_y(y: Any) -> np.ndarray:
+    """1-d labels (a column vector is flattened with a DataConversionWarning), two at most."""
+    if y is None:
+        raise ValueError("y is required: CompleteKCV requires y to be passed, but the target y "
+                         "is None")
+    return check_binary_labels(y, "y")
+
+
+def _feature_checks(estimator: BaseEstimator, X: Any, reset: bool) -> None:
+    """``n_features_in_`` and ``feature_names_in_`` as scikit-learn sets and checks them."""
+    if _sk_validate_data is not None:
+        _sk_validate_data(estimator, X, skip_check_array=True, reset=reset)
+    else:  # pragma: no cover - scikit-learn < 1.6
+        estimator._validate_data(X, cast_to_ndarray=False, reset=reset)
 
 
 def _split_rng(entropy: int, k: int, i: int) -> np.random.Generator:
@@ -88,8 +152,10 @@ class ThreeWaySplit:
         Number of folds, ``k >= 3``; each of MS and EE holds ``n // k`` points.
     n_splits : int, default=10
         Number of Monte Carlo splits (``l_MC`` in the paper), ``>= 1``.
-    random_state : int or None, default=None
-        Seed. ``None`` draws fresh entropy on every call to :meth:`split`.
+    random_state : int, Generator, RandomState, SeedSequence or None, default=None
+        Seed (the seed rule of cvbook). ``None`` draws fresh entropy on every
+        call to :meth:`split`; a Generator or RandomState gives one draw per
+        call, so its splits differ from call to call.
 
     Examples
     --------
@@ -136,88 +202,245 @@ class ThreeWaySplit:
 
 
 # --------------------------------------------------------------------------- #
+# The solver of the fast path
+
+
+@functools.lru_cache(maxsize=None)
+def _libsvm_agrees() -> bool:
+    """Whether ``_libsvm`` is importable and gives ``SVC(kernel="precomputed")``'s model.
+
+    Checked once per process on a small problem with class weights; any
+    exception (a changed private signature) means no.
+    """
+    if _libsvm is None:
+        return False
+    try:
+        rng = np.random.default_rng(0)
+        X = rng.normal(size=(40, 2))
+        y = np.where(X[:, 0] + 0.5 * rng.normal(size=40) > 0, 3, -2)
+        K = rbf_kernel(X, gamma=0.7)
+        params = {**SVC(kernel="precomputed").get_params(), "C": 3.0, "class_weight": {3: 2.0}}
+        _libsvm.set_verbosity_wrap(0)
+        model = _libsvm_fit(K, _class_index(y, np.unique(y)), y, np.unique(y), params)
+        ours = _libsvm_predict(K, model, params)
+        svc = SVC(**params).fit(K, y)
+        return bool(np.array_equal(np.unique(y)[ours.astype(int)], svc.predict(K))
+                    and np.array_equal(model[3], svc._dual_coef_)
+                    and np.array_equal(model[4], svc._intercept_))
+    except Exception:  # noqa: BLE001 - any failure of a private API means: do not use it
+        return False
+
+
+def solver_backend() -> str:
+    """Which solver the fast path of :class:`CompleteKCV` uses in this process.
+
+    ``"libsvm"``: scikit-learn's private ``sklearn.svm._libsvm``, called
+    directly (it skips the per-call input checks, which cost more than the
+    fit of a few hundred points). It is used only if a check at first use
+    finds that it gives the model of ``SVC(kernel="precomputed")``.
+    ``"svc"``: the public ``SVC(kernel="precomputed")``, the fallback when the
+    private module is missing or behaves differently. Both give the same
+    numbers; the second is slower.
+
+    Returns
+    -------
+    str
+        ``"libsvm"`` or ``"svc"``.
+
+    Examples
+    --------
+    >>> solver_backend() in ("libsvm", "svc")
+    True
+    """
+    return "libsvm" if _libsvm_agrees() else "svc"
+
+
+def _class_index(y: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    return np.searchsorted(classes, y).astype(np.float64)
+
+
+def _class_weight(class_weight: Any, classes: np.ndarray, y_fit: np.ndarray) -> np.ndarray:
+    """The per-class weights SVC computes: from the *labels* of the fitting set."""
+    if class_weight is None:
+        return np.ones(len(classes))
+    return compute_class_weight(class_weight, classes=classes, y=y_fit)
+
+
+def _libsvm_fit(K_fit, t_fit, y_fit, classes, p) -> tuple:
+    return _libsvm.fit(
+        K_fit, t_fit, svm_type=0, sample_weight=np.empty(0),
+        class_weight=_class_weight(p["class_weight"], classes, y_fit), kernel="precomputed",
+        C=float(p["C"]), nu=0.5, probability=False, degree=p["degree"], shrinking=p["shrinking"],
+        tol=p["tol"], cache_size=p["cache_size"], coef0=p["coef0"], gamma=0.0, epsilon=0.1,
+        max_iter=p["max_iter"], random_seed=0)
+
+
+def _libsvm_predict(K_eval, model, p) -> np.ndarray:
+    support, sv, n_support, dual_coef, intercept, prob_a, prob_b, _, _ = model
+    return _libsvm.predict(K_eval, support, sv, n_support, dual_coef, intercept, prob_a, prob_b,
+                           svm_type=0, kernel="precomputed", degree=p["degree"],
+                           coef0=p["coef0"], gamma=0.0, cache_size=p["cache_size"])
+
+
+@functools.lru_cache(maxsize=1)
+def _svc_defaults_cached() -> tuple:
+    return tuple(SVC(kernel="precomputed").get_params().items())
+
+
+def _svc_defaults() -> dict:
+    return dict(_svc_defaults_cached())
+
+
+def fit_precomputed(K_fit: np.ndarray, y_fit: np.ndarray, params: Mapping | None = None,
+                    backend: str | None = None) -> Any:
+    """Fit one C-SVC on a precomputed kernel block, as the fast path of :class:`CompleteKCV` does.
+
+    It is the one solve that the MS phase repeats for every (grid point, k,
+    split), exposed so that a benchmark can time the solver alone.
+
+    Parameters
+    ----------
+    K_fit : numpy.ndarray of shape (m, m), float64, C-contiguous
+        Kernel matrix of the fitting set.
+    y_fit : numpy.ndarray of shape (m,)
+        Its labels, two classes.
+    params : mapping or None
+        Parameters of ``SVC`` (``C``, ``class_weight``, ``tol``, ...); the
+        kernel is ``"precomputed"`` whatever is given.
+    backend : {"libsvm", "svc"} or None
+        ``None``: :func:`solver_backend`. ``"libsvm"`` raises if that solver is
+        not available.
+
+    Returns
+    -------
+    object
+        The fitted model: libsvm's raw arrays, or an ``SVC``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.metrics.pairwise import rbf_kernel
+    >>> X = np.array([[0.0], [0.1], [1.0], [1.1]]); y = np.array([0, 0, 1, 1])
+    >>> model = fit_precomputed(rbf_kernel(X, gamma=1.0), y, {"C": 10.0})
+    >>> model is not None
+    True
+    """
+    backend = solver_backend() if backend is None else backend
+    p = {**_svc_defaults(), **dict(params or {}), "kernel": "precomputed"}
+    if backend == "svc":
+        return SVC(**p).fit(K_fit, y_fit)
+    if backend != "libsvm" or not _libsvm_agrees():
+        raise ValueError(f"backend must be None, 'svc' or (if available) 'libsvm', got {backend!r}")
+    classes = np.unique(y_fit)
+    return _libsvm_fit(K_fit, _class_index(y_fit, classes), y_fit, classes, p)
+
+
+# --------------------------------------------------------------------------- #
 # Work done in the joblib tasks (module level so that every backend can pickle it)
 
 
-def _fit_count(est, K_fit, y_fit, K_eval, y_eval) -> int:
-    est.fit(K_fit, y_fit)
-    return int(np.count_nonzero(est.predict(K_eval) != y_eval))
-
-
 def _block(K: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
-    """``K[np.ix_(rows, cols)]``, gathered rows first (about 2.5x faster for these sizes)."""
-    return K.take(rows, axis=0).take(cols, axis=1)
+    """``K[np.ix_(rows, cols)]`` (C-contiguous), gathered columns first, then whole rows."""
+    return K.take(cols, axis=1).take(rows, axis=0)
 
 
-def _libsvm_kwargs(p: dict) -> dict:
-    """The keyword arguments of ``_libsvm.fit`` for the parameters ``p`` of an SVC."""
-    return dict(svm_type=0, sample_weight=np.empty(0), kernel="precomputed", C=float(p["C"]),
-                nu=0.5, probability=False, degree=p["degree"], shrinking=p["shrinking"],
-                tol=p["tol"], cache_size=p["cache_size"], coef0=p["coef0"], gamma=0.0,
-                epsilon=0.1, max_iter=p["max_iter"], random_seed=0)
+class _PrecomputedSVC:
+    """A C-SVC on a precomputed kernel fit by libsvm directly (the fast path's member).
 
-
-def _libsvm_errors(K_fit: np.ndarray, t_fit: np.ndarray, K_eval: np.ndarray,
-                   t_eval: np.ndarray, class_weight: Any, kwargs: dict) -> int:
-    """Fit libsvm's C-SVC on a precomputed kernel and count errors on ``K_eval``.
-
-    Does what ``SVC(kernel="precomputed").fit(K_fit, t_fit).predict(K_eval)``
-    does, without scikit-learn's per-call input checks, which cost more than
-    the fit of a few hundred points. ``t_*`` are class indices (0., 1.);
-    ``kwargs`` come from :func:`_libsvm_kwargs`. The tests check that the
-    counts equal those of ``SVC(kernel="rbf")``.
+    It holds the arrays ``SVC(kernel="precomputed").fit`` would hold and
+    predicts as that SVC does, without scikit-learn's per-call checks (which
+    cost more than the fit on small data). The tests compare both.
     """
-    cw = (np.ones(2) if class_weight is None else
-          compute_class_weight(class_weight, classes=np.array([0.0, 1.0]), y=t_fit))
-    (support, sv, n_support, dual_coef, intercept, prob_a, prob_b, _, _) = _libsvm.fit(
-        K_fit, t_fit, class_weight=cw, **kwargs)
-    pred = _libsvm.predict(K_eval, support, sv, n_support, dual_coef, intercept, prob_a, prob_b,
-                           svm_type=0, kernel="precomputed", degree=kwargs["degree"],
-                           coef0=kwargs["coef0"], gamma=0.0, cache_size=kwargs["cache_size"])
-    return int(np.count_nonzero(pred != t_eval))
+
+    def __init__(self, model: tuple, params: dict, classes: np.ndarray):
+        self.model = model
+        self.params = params
+        self.classes_ = classes
+
+    @property
+    def support_(self) -> np.ndarray:
+        return self.model[0]
+
+    @property
+    def n_support_(self) -> np.ndarray:
+        return self.model[2]
+
+    @property
+    def dual_coef_(self) -> np.ndarray:
+        return -self.model[3]  # SVC flips the signs of a binary problem
+
+    @property
+    def intercept_(self) -> np.ndarray:
+        return -self.model[4]
+
+    def predict(self, K: np.ndarray) -> np.ndarray:
+        """Labels from the kernel ``K`` between new points and the fitting set."""
+        K = np.ascontiguousarray(K, dtype=np.float64)
+        return self.classes_[_libsvm_predict(K, self.model, self.params).astype(np.intp)]
+
+    def decision_function(self, K: np.ndarray) -> np.ndarray:
+        """Signed distance to the boundary, positive for ``classes_[1]``, as SVC gives it."""
+        K = np.ascontiguousarray(K, dtype=np.float64)
+        support, sv, n_support, dual_coef, intercept, prob_a, prob_b, _, _ = self.model
+        p = self.params
+        dec = _libsvm.decision_function(
+            K, support, sv, n_support, dual_coef, intercept, prob_a, prob_b, svm_type=0,
+            kernel="precomputed", degree=p["degree"], coef0=p["coef0"], gamma=0.0,
+            cache_size=p["cache_size"])
+        return -dec.ravel()
 
 
-def _precomputed_task(K: np.ndarray, t: np.ndarray, base_params: dict, points: list[dict],
-                      tr: np.ndarray, ms: np.ndarray, ee: np.ndarray) -> np.ndarray:
-    """Errors on MS and EE of every grid point sharing one gamma, on one split.
+def _errors_precomputed(K_fit, y_fit, t_fit, K_eval, y_eval, t_eval, classes, p, backend, keep):
+    """Errors on the evaluation block of the SVC fit on ``K_fit``; the model if ``keep``.
 
-    The kernel blocks are sliced once and shared by the grid points; ``t``
-    holds the labels as class indices 0., 1.
+    ``t_*`` are the labels as class indices 0., 1. (what libsvm is given).
     """
-    trms = np.sort(np.concatenate([tr, ms]))
-    K_tr, K_ms_tr = _block(K, tr, tr), _block(K, ms, tr)
-    K_trms, K_ee_trms = _block(K, trms, trms), _block(K, ee, trms)
-    t_tr, t_ms, t_trms, t_ee = t[tr], t[ms], t[trms], t[ee]
-    out = np.empty((len(points), 2), dtype=np.int64)
-    _libsvm.set_verbosity_wrap(int(base_params["verbose"]))
-    for j, params in enumerate(points):
-        p = {**base_params, **params}
-        kwargs = _libsvm_kwargs(p)
-        out[j, 0] = _libsvm_errors(K_tr, t_tr, K_ms_tr, t_ms, p["class_weight"], kwargs)
-        out[j, 1] = _libsvm_errors(K_trms, t_trms, K_ee_trms, t_ee, p["class_weight"], kwargs)
+    if backend == "svc":
+        svc = SVC(**p).fit(K_fit, y_fit)
+        return int(np.count_nonzero(svc.predict(K_eval) != y_eval)), (svc if keep else None)
+    model = _libsvm_fit(K_fit, t_fit, y_fit, classes, p)
+    errors = int(np.count_nonzero(_libsvm_predict(K_eval, model, p) != t_eval))
+    return errors, (_PrecomputedSVC(model, p, classes) if keep else None)
+
+
+def _precomputed_chunk(K, y, base_params, points, splits, phase, keep, backend) -> list:
+    """MS or EE errors of the grid points sharing one kernel, on several splits.
+
+    ``phase="ms"`` fits on TR and counts on MS; ``"ee"`` fits on TR u MS and
+    counts on EE, keeping the SVC of the points with ``keep[j]``. The kernel
+    blocks of a split are sliced once and shared by the points.
+    """
+    classes = np.unique(y)
+    t = _class_index(y, classes)
+    if backend == "libsvm":
+        _libsvm.set_verbosity_wrap(int(base_params["verbose"]))
+    out = []
+    for tr, ms, ee in splits:
+        fit = tr if phase == "ms" else np.sort(np.concatenate([tr, ms]))
+        ev = ms if phase == "ms" else ee
+        # One gather for both blocks: rows fit then ev, columns fit; the first
+        # len(fit) rows are K_fit (a C-contiguous view), the rest K_eval.
+        K_both = _block(K, np.concatenate([fit, ev]), fit)
+        K_fit, K_eval = K_both[:len(fit)], K_both[len(fit):]
+        args = (y[fit], t[fit], K_eval, y[ev], t[ev], classes)
+        out.append([_errors_precomputed(K_fit, *args, {**base_params, **params}, backend, kept)
+                    for params, kept in zip(points, keep)])
     return out
 
 
-def _generic_task(X: np.ndarray, y: np.ndarray, base: BaseEstimator, points: list[dict],
-                  tr: np.ndarray, ms: np.ndarray, ee: np.ndarray) -> np.ndarray:
-    """Errors on MS and EE of every grid point, refitting on raw features."""
-    trms = np.sort(np.concatenate([tr, ms]))
-    out = np.empty((len(points), 2), dtype=np.int64)
-    for j, params in enumerate(points):
-        est = clone(base).set_params(**params)
-        out[j, 0] = _fit_count(est, X[tr], y[tr], X[ms], y[ms])
-        out[j, 1] = _fit_count(est, X[trms], y[trms], X[ee], y[ee])
+def _generic_chunk(X, y, base, points, splits, phase, keep) -> list:
+    """As :func:`_precomputed_chunk`, refitting the estimator on raw features."""
+    out = []
+    for tr, ms, ee in splits:
+        fit = tr if phase == "ms" else np.sort(np.concatenate([tr, ms]))
+        ev = ms if phase == "ms" else ee
+        row = []
+        for params, kept in zip(points, keep):
+            est = clone(base).set_params(**params).fit(X[fit], y[fit])
+            row.append((int(np.count_nonzero(est.predict(X[ev]) != y[ev])),
+                        est if kept else None))
+        out.append(row)
     return out
-
-
-def _precomputed_chunk(K, t, base_params, points, splits) -> list[np.ndarray]:
-    """:func:`_precomputed_task` on several splits (one joblib task)."""
-    return [_precomputed_task(K, t, base_params, points, *split) for split in splits]
-
-
-def _generic_chunk(X, y, base, points, splits) -> list[np.ndarray]:
-    """:func:`_generic_task` on several splits (one joblib task)."""
-    return [_generic_task(X, y, base, points, *split) for split in splits]
 
 
 class _RBFMember(ClassifierMixin, BaseEstimator):
@@ -284,12 +507,22 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         Monte Carlo splits per (grid point, k), ``l_MC`` in the paper.
     delta : float, default=0.05
         Confidence parameter of the Clopper--Pearson bounds, in (0, 1).
-    random_state : int or None, default=None
-        Seeds the splits (split ``i`` at ``k`` depends on ``(random_state, k,
-        i)`` only) and the draws of :meth:`predict`.
+    random_state : int, Generator, RandomState, SeedSequence or None, default=None
+        Seeds the splits (split ``i`` at ``k`` depends on ``(seed, k, i)``
+        only) and the draws of :meth:`predict`. An int is the seed; a
+        Generator, RandomState or SeedSequence gives it by one draw (so a
+        Generator gives other splits on each fit); ``None`` fresh entropy.
     n_jobs : int or None, default=None
         joblib's ``n_jobs`` over (gamma, k, split) tasks. The results do not
         depend on it, nor on the joblib backend.
+    ee_rows : {"selected", "all"}, default="selected"
+        Rows that get an EE phase (``f*_MS`` refit on TR u MS, scored on EE).
+        ``"selected"``: the row selected at each ``k``, which is all that
+        ``bound_``, ``estimators_``, :meth:`bound_at` and :meth:`members` use;
+        the selection itself depends on ``L_MS`` only, so the outputs are
+        those of Algorithm 1 as printed. ``"all"``: every row, for a reader
+        who wants ``L_EE`` of rows that were not selected (about twice the
+        work).
 
     Attributes
     ----------
@@ -298,7 +531,12 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         ``params``, ``param_<name>``, ``k``, ``n_ms``, ``n_ee``,
         ``split<i>_ms_errors``, ``split<i>_ee_errors``, ``split<i>_L_MS``,
         ``split<i>_L_EE``, ``mean_L_MS``, ``mean_L_EE``, ``std_L_MS``,
-        ``std_L_EE``, ``mean_ms_error``, ``mean_ee_error``, ``rank_L_MS``.
+        ``std_L_EE``, ``mean_ms_error``, ``mean_ee_error``, ``rank_L_MS``,
+        ``has_ee``. The MS columns are filled for every row. The EE columns
+        (``split<i>_ee_errors``, ``split<i>_L_EE``, ``mean_L_EE``, ``std_L_EE``,
+        ``mean_ee_error``) are float and hold ``NaN`` in the rows without an
+        EE phase (``has_ee`` False): with ``ee_rows="selected"``, every row
+        but the one selected at each ``k``.
     best_index_ : int
         Selected row of ``cv_results_``.
     best_params_ : dict
@@ -312,9 +550,23 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         models, over its EE part) the risk of a random member of ``F*`` is
         at most this.
     estimators_ : list of estimators
-        ``F*``, the ``n_splits`` models ``f*_MS`` of the selected row.
+        ``F*``, the ``n_splits`` models ``f*_MS`` of the selected row: the
+        fits of its EE phase.
     classes_ : numpy.ndarray
         The two labels.
+    n_features_in_ : int
+        Number of features seen in :meth:`fit`.
+    feature_names_in_ : numpy.ndarray of str
+        Column names, when ``X`` in :meth:`fit` had string column names (a
+        pandas DataFrame).
+
+    Notes
+    -----
+    Only binary problems: the bounds count the errors of a two-class rule
+    (declared in the estimator tags). Sparse ``X`` is refused (the kernel is
+    dense). :meth:`predict` draws a member of ``F*`` at random on each call,
+    as the paper does, so two calls may differ; ``random_state`` makes the
+    sequence of calls reproducible.
 
     Examples
     --------
@@ -334,7 +586,7 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
     def __init__(self, estimator: Any = None, param_grid: Mapping | Sequence[Mapping] | None = None,
                  k_values: Sequence[int] = DEFAULT_K_VALUES, n_splits: int = 10,
                  delta: float = 0.05, random_state: int | None = None,
-                 n_jobs: int | None = None):
+                 n_jobs: int | None = None, ee_rows: str = "selected"):
         self.estimator = estimator
         self.param_grid = param_grid
         self.k_values = k_values
@@ -342,33 +594,48 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         self.delta = delta
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.ee_rows = ee_rows
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False  # binary only: the bounds count 0-1 errors
+        tags.input_tags.sparse = False
+        tags.non_deterministic = True  # predict draws a member of F* at random
+        return tags
+
+    def _more_tags(self) -> dict:  # scikit-learn < 1.6
+        return {"binary_only": True, "non_deterministic": True}
 
     # ------------------------------------------------------------------ checks
     def _validate(self, X, y) -> tuple[np.ndarray, np.ndarray, list[int]]:
         check_int(self.n_splits, "n_splits", minimum=1)
-        check_open_unit(self.delta, "delta")
-        _check_seed(self.random_state)
-        X = check_finite(X, "X")
-        if X.ndim != 2:
-            raise ValueError(f"X must be two-dimensional, got shape {X.shape}")
-        y = check_binary_labels(y, "y")
-        if len(y) != len(X):
-            raise ValueError(f"X and y must have the same length, got {len(X)} and {len(y)}")
+        check_open_unit(self.delta, "delta", scalar=True)
+        if self.ee_rows not in ("selected", "all"):
+            raise ValueError(f"ee_rows must be 'selected' or 'all', got {self.ee_rows!r}")
+        if self.n_jobs is not None:
+            check_int(self.n_jobs, "n_jobs")
+        k_values = _check_k_values(self.k_values)
+        X_arr = check_features(X, "X")
+        y = _check_y(y)
+        if len(y) != len(X_arr):
+            raise ValueError(f"X and y must have the same length, got {len(X_arr)} and {len(y)}")
+        _feature_checks(self, X, reset=True)
         if np.unique(y).size != 2:
-            raise ValueError(f"y must hold two classes, got {np.unique(y).tolist()}")
-        try:
-            k_values = sorted({int(k) for k in self.k_values})
-        except (TypeError, ValueError):
-            raise ValueError(f"k_values must be a sequence of integers, got {self.k_values!r}")
-        if not k_values:
-            raise ValueError("k_values must hold at least one k")
+            raise ValueError(f"y must hold two classes, got {np.unique(y).size} class: "
+                             f"{np.unique(y).tolist()}; CompleteKCV is for binary problems")
         n = len(y)
         for k in k_values:
             if k < 3 or k > n:
                 raise ValueError(
                     f"k_values must lie in [3, n_samples = {n}]: k = {k} leaves an empty "
                     f"{'training part' if k < 3 else 'MS or EE part'}")
-        return X, y, k_values
+        return X_arr, y, k_values
+
+    def _check_predict_X(self, X) -> np.ndarray:
+        check_is_fitted(self, "estimators_")
+        arr = check_features(X, "X")
+        _feature_checks(self, X, reset=False)
+        return arr
 
     def _grid(self, X: np.ndarray) -> tuple[BaseEstimator, list[dict], bool]:
         estimator = SVC(kernel="rbf") if self.estimator is None else self.estimator
@@ -389,15 +656,17 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
 
     @staticmethod
     def _resolve_gamma(gamma: Any, X: np.ndarray) -> float:
-        if gamma == "scale":
-            var = X.var()
-            return float(1.0 / (X.shape[1] * var)) if var != 0 else 1.0
-        if gamma == "auto":
-            return 1.0 / X.shape[1]
-        gamma = float(gamma)
-        if not np.isfinite(gamma) or gamma <= 0:
+        if isinstance(gamma, str):
+            if gamma == "scale":
+                var = X.var()
+                return float(1.0 / (X.shape[1] * var)) if var != 0 else 1.0
+            if gamma == "auto":
+                return 1.0 / X.shape[1]
             raise ValueError(f"gamma must be a positive number, 'scale' or 'auto', got {gamma!r}")
-        return gamma
+        if isinstance(gamma, (bool, np.bool_)) or not isinstance(gamma, numbers.Real) \
+                or not np.isfinite(gamma) or gamma <= 0:
+            raise ValueError(f"gamma must be a positive number, 'scale' or 'auto', got {gamma!r}")
+        return float(gamma)
 
     def _splits(self, n: int, y: np.ndarray, k: int) -> list[tuple[np.ndarray, ...]]:
         splits = [_three_way(n, k, _split_rng(self._entropy, k, i)) for i in range(self.n_splits)]
@@ -409,12 +678,62 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         return splits
 
     # --------------------------------------------------------------------- fit
+    def _run_phase(self, phase: str, rows_by_pair: dict, ctx: dict) -> dict:
+        """Errors (and kept models) of one phase.
+
+        ``rows_by_pair`` maps ``(group, k)`` to the grid points to score at that
+        k, each as ``(point index, keep)``. Returns ``{(k, point, split): (errors,
+        model or None)}``. One joblib task per (group, k, chunk of splits); the
+        largest are dispatched first, and the outputs are put back by key, so
+        neither the order nor the chunking changes a number.
+        """
+        n, n_splits, splits = ctx["n"], self.n_splits, ctx["splits"]
+        pairs = [(g, k) for (g, k), pts in rows_by_pair.items() if pts]
+        if not pairs:
+            return {}
+        # Tasks of a few milliseconds cost more to dispatch than to run: chunk the
+        # splits to give about 8 tasks per worker.
+        chunk = max(1, -(-n_splits * len(pairs) // (8 * effective_n_jobs(self.n_jobs))))
+        chunks = [list(range(a, min(a + chunk, n_splits))) for a in range(0, n_splits, chunk)]
+        tasks = []
+        for g, k in pairs:
+            pts = rows_by_pair[g, k]
+            keep = [kept for _, kept in pts]
+            for idx in chunks:
+                sp = [splits[k][i] for i in idx]
+                if ctx["fast"]:
+                    call = delayed(_precomputed_chunk)(
+                        ctx["kernels"][g], ctx["y"], ctx["base_params"],
+                        [ctx["sub_points"][j] for j, _ in pts], sp, phase, keep, ctx["backend"])
+                else:
+                    call = delayed(_generic_chunk)(ctx["X"], ctx["y"], ctx["base"],
+                                                   [ctx["points"][j] for j, _ in pts], sp,
+                                                   phase, keep)
+                m = n // k
+                size = (n - 2 * m) ** 2 if phase == "ms" else (n - m) ** 2
+                tasks.append(((k, [j for j, _ in pts], idx), size * len(idx) * len(pts), call))
+        order = sorted(range(len(tasks)), key=lambda t: -tasks[t][1])
+        results: dict = {}
+        outputs = Parallel(n_jobs=self.n_jobs)(tasks[t][2] for t in order)
+        for t, out in zip(order, outputs):
+            k, point_ids, idx = tasks[t][0]
+            for i, per_split in zip(idx, out):
+                for j, res in zip(point_ids, per_split):
+                    results[k, j, i] = res
+        return results
+
     def fit(self, X, y) -> "CompleteKCV":
-        """Run Algorithm 1 on ``(X, y)`` and keep ``F*``.
+        """Run Algorithm 1 on ``(X, y)`` in two phases and keep ``F*``.
+
+        MS phase: ``f_TR`` for every (grid point, k, split), giving ``L_MS`` and
+        the selection. EE phase: ``f*_MS`` on TR u MS for the row selected at
+        each ``k`` (every row if ``ee_rows="all"``), giving ``L_EE``; the fits
+        of the selected rows are kept as their members.
 
         Parameters
         ----------
         X : array_like of shape (n_samples, n_features)
+            Real and finite; a pandas DataFrame sets ``feature_names_in_``.
         y : array_like of shape (n_samples,), two classes
 
         Returns
@@ -425,61 +744,69 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         seed = _check_seed(self.random_state)
         self._entropy = np.random.SeedSequence().entropy if seed is None else seed
         n = len(y)
-        delta = float(self.delta)
+        delta = float(check_open_unit(self.delta, "delta", scalar=True))
         estimator, points, fast = self._grid(X)
         splits = {k: self._splits(n, y, k) for k in k_values}
-
-        # Tasks: one per (gamma group, k, split). Rows: k outer, grid point inner.
+        n_points = len(points)
+        ctx: dict[str, Any] = {"n": n, "splits": splits, "fast": fast, "X": X, "y": y,
+                               "points": points}
         if fast:
             base = clone(estimator).set_params(kernel="precomputed")
             base_params = base.get_params()
-            t_index = np.searchsorted(np.unique(y), y).astype(np.float64)
             for p in points:  # validate once here: the tasks skip scikit-learn's checks
                 SVC(**{**base_params, **p, "gamma": "scale"})._validate_params()
             gammas = sorted({p["gamma"] for p in points}, key=[p["gamma"] for p in points].index)
-            groups = [[j for j, p in enumerate(points) if p["gamma"] == g] for g in gammas]
-            kernels = [rbf_kernel(X, gamma=g) for g in gammas]
-            sub_points = [[{key: v for key, v in points[j].items() if key != "gamma"}
-                           for j in group] for group in groups]
-            # One task per (gamma, k, chunk of splits). Tasks of a few milliseconds
-            # cost more to dispatch than to run, so the splits are chunked to give
-            # about 8 tasks per worker; the chunking changes no number.
-            n_pairs = len(gammas) * len(k_values)
-            chunk = max(1, -(-self.n_splits * n_pairs // (8 * effective_n_jobs(self.n_jobs))))
-            chunks = [list(range(a, min(a + chunk, self.n_splits)))
-                      for a in range(0, self.n_splits, chunk)]
-            tasks = [(gi, k, idx, delayed(_precomputed_chunk)(
-                        kernels[gi], t_index, base_params, sub_points[gi],
-                        [splits[k][i] for i in idx]))
-                     for gi in range(len(gammas)) for k in k_values for idx in chunks]
+            group_of = [gammas.index(p["gamma"]) for p in points]
+            ctx.update(base_params=base_params, backend=solver_backend(),
+                       kernels=[rbf_kernel(X, gamma=g) for g in gammas],
+                       sub_points=[{key: v for key, v in p.items() if key != "gamma"}
+                                   for p in points])
         else:
             base = clone(estimator)
-            groups = [list(range(len(points)))]
-            tasks = [(0, k, [i], delayed(_generic_chunk)(X, y, base, points, [splits[k][i]]))
-                     for k in k_values for i in range(self.n_splits)]
-        # Dispatch the largest fits first (their cost grows with the training size, so
-        # with k), so that no worker is left with a long task at the end; the outputs
-        # are put back in task order, so the order changes no number.
-        size = {k: (n - 2 * (n // k)) ** 2 + (n - n // k) ** 2 for k in k_values}
-        order = sorted(range(len(tasks)), key=lambda j: -size[tasks[j][1]] * len(tasks[j][2]))
-        outputs: list = [None] * len(tasks)
-        for j, out in zip(order, Parallel(n_jobs=self.n_jobs)(tasks[j][3] for j in order)):
-            outputs[j] = out
+            group_of = [0] * n_points
+            ctx["base"] = base
 
-        n_rows = len(k_values) * len(points)
-        ms_err = np.zeros((n_rows, self.n_splits), dtype=np.int64)
-        ee_err = np.zeros((n_rows, self.n_splits), dtype=np.int64)
-        k_pos = {k: a for a, k in enumerate(k_values)}
-        for (gi, k, idx, _), out in zip(tasks, outputs):
-            rows = [k_pos[k] * len(points) + j for j in groups[gi]]
-            for i, out_i in zip(idx, out):
-                ms_err[rows, i] = out_i[:, 0]
-                ee_err[rows, i] = out_i[:, 1]
+        def by_pair(selected: dict[int, int] | None) -> dict:
+            """Points to score per (group, k): all of them (keep none) or the selection."""
+            pairs: dict = {}
+            for k in k_values:
+                for j in range(n_points):
+                    keep = selected is not None and selected[k] == j
+                    if selected is None or keep or self.ee_rows == "all":
+                        pairs.setdefault((group_of[j], k), []).append((j, keep))
+            return pairs
 
-        ks = np.repeat(np.array(k_values), len(points))
+        # MS phase: f_TR for every (grid point, k, split).
+        ms_out = self._run_phase("ms", by_pair(None), ctx)
+        n_rows = len(k_values) * n_points
+        ks = np.repeat(np.array(k_values), n_points)
         m = n // ks
+        ms_err = np.array([[ms_out[k, j, i][0] for i in range(self.n_splits)]
+                           for k in k_values for j in range(n_points)], dtype=np.int64)
         L_ms = clopper_pearson_upper(ms_err, m[:, None], delta)
-        L_ee = clopper_pearson_upper(ee_err, m[:, None], delta)
+        mean_L_ms = L_ms.mean(axis=1)
+        # Selection at each k: first minimum of the mean L_MS (rows: grid order).
+        selected = {k: int(np.argmin(mean_L_ms[a * n_points:(a + 1) * n_points]))
+                    for a, k in enumerate(k_values)}
+
+        # EE phase: f*_MS on TR u MS for the selected rows (or all), keeping the selected.
+        ee_out = self._run_phase("ee", by_pair(selected), ctx)
+        ee_err = np.full((n_rows, self.n_splits), np.nan)
+        for (k, j, i), (count, _) in ee_out.items():
+            ee_err[k_values.index(k) * n_points + j, i] = count
+        has_ee = ~np.isnan(ee_err[:, 0])
+        L_ee = np.full((n_rows, self.n_splits), np.nan)
+        L_ee[has_ee] = clopper_pearson_upper(ee_err[has_ee].astype(np.int64),
+                                             m[has_ee, None], delta)
+        self._members_at = {}
+        for k in k_values:
+            fitted = [ee_out[k, selected[k], i][1] for i in range(self.n_splits)]
+            if fast:
+                gamma = points[selected[k]]["gamma"]
+                fitted = [_RBFMember(svc, gamma, X, np.sort(np.concatenate([tr, ms])))
+                          for svc, (tr, ms, _) in zip(fitted, splits[k])]
+            self._members_at[k] = fitted
+
         res: dict[str, Any] = {"params": [dict(p) for _ in k_values for p in points]}
         for name in sorted({key for p in points for key in p}):
             res[f"param_{name}"] = np.array([p.get(name) for p in res["params"]], dtype=object)
@@ -491,7 +818,7 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
             res[f"split{i}_ee_errors"] = ee_err[:, i]
             res[f"split{i}_L_MS"] = L_ms[:, i]
             res[f"split{i}_L_EE"] = L_ee[:, i]
-        res["mean_L_MS"] = L_ms.mean(axis=1)
+        res["mean_L_MS"] = mean_L_ms
         res["std_L_MS"] = L_ms.std(axis=1)
         res["mean_L_EE"] = L_ee.mean(axis=1)
         res["std_L_EE"] = L_ee.std(axis=1)
@@ -501,23 +828,32 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         rank = np.empty(n_rows, dtype=np.int64)
         rank[order] = np.arange(1, n_rows + 1)
         res["rank_L_MS"] = rank
+        res["has_ee"] = has_ee
         self.cv_results_ = res
 
         self._X_pool, self._y_pool = X, y
-        self._fast, self._base, self._points, self._split_cache = fast, base, points, splits
+        self._fast, self._base, self._points = fast, base, points
         self.classes_ = np.unique(y)
-        self.n_features_in_ = X.shape[1]
         self.best_index_ = self.selected_index()
         self.best_params_ = dict(res["params"][self.best_index_])
         self.k_ = int(res["k"][self.best_index_])
         self.best_score_ = float(res["mean_L_MS"][self.best_index_])
         self.bound_ = float(res["mean_L_EE"][self.best_index_])
-        self.estimators_ = self._members(self.best_index_)
+        self.estimators_ = self._members_at[self.k_]
         self._predict_rng = np.random.default_rng(
             np.random.SeedSequence(self._entropy, spawn_key=(0,)))
         return self
 
     # ------------------------------------------------------------- selection
+    def _check_k(self, k: Any) -> int | None:
+        fitted = sorted({int(v) for v in self.cv_results_["k"]})
+        if k is None:
+            return None
+        if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral) \
+                or int(k) not in fitted:
+            raise ValueError(f"k must be None or one of the fitted k_values {fitted}, got {k!r}")
+        return int(k)
+
     def selected_index(self, k: int | None = None) -> int:
         """Row of ``cv_results_`` with the smallest mean ``L_MS``.
 
@@ -532,43 +868,34 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         int
         """
         check_is_fitted(self, "cv_results_")
+        k = self._check_k(k)
         res = self.cv_results_
         rows = np.arange(len(res["k"])) if k is None else np.flatnonzero(res["k"] == k)
-        if rows.size == 0:
-            raise ValueError(f"k must be one of the fitted k_values {sorted(set(res['k']))}, got {k}")
         # First minimum: rows are ordered by k, then grid order (the tie rule).
         return int(rows[np.argmin(res["mean_L_MS"][rows])])
 
     def bound_at(self, k: int | None = None) -> float:
-        """``L_EE`` of the row selected among those with ``k`` (``None``: ``bound_``)."""
-        return float(self.cv_results_["mean_L_EE"][self.selected_index(k)])
+        """``L_EE`` of the row selected among those with ``k`` (``None``: ``bound_``).
 
-    def _members(self, row: int) -> list:
-        k = int(self.cv_results_["k"][row])
-        params = self.cv_results_["params"][row]
-        X, y = self._X_pool, self._y_pool
-        members = []
-        if self._fast:  # the same kernel matrix as in the search, sliced the same way
-            K_pool = rbf_kernel(X, gamma=params["gamma"])
-        for tr, ms, _ in self._split_cache[k]:
-            trms = np.sort(np.concatenate([tr, ms]))
-            if self._fast:
-                gamma = params["gamma"]
-                svc = clone(self._base).set_params(
-                    **{key: v for key, v in params.items() if key != "gamma"})
-                members.append(_RBFMember(svc.fit(_block(K_pool, trms, trms), y[trms]),
-                                          gamma, X, trms))
-            else:
-                members.append(clone(self._base).set_params(**params).fit(X[trms], y[trms]))
-        return members
+        Parameters
+        ----------
+        k : int or None
+            As in :meth:`selected_index`.
+
+        Returns
+        -------
+        float
+        """
+        check_is_fitted(self, "cv_results_")
+        return float(self.cv_results_["mean_L_EE"][self.selected_index(k)])
 
     def members(self, k: int | None = None) -> list:
         """The models ``f*_MS`` of the row selected among those with ``k``.
 
-        ``k=None`` returns ``estimators_`` (F*). Another ``k`` refits the
-        ``n_splits`` models of its selected row on the same splits as in the
-        search (cheap: ``n_splits`` fits), so the k = 5 and k = 10 columns of
-        Table 1 come from one fit.
+        ``k=None`` returns ``estimators_`` (F*). Another ``k`` returns the
+        ``n_splits`` models of its selected row, fit in the EE phase on the
+        same splits as in the search, so the k = 5 and k = 10 columns of Table 1
+        come from one fit.
 
         Parameters
         ----------
@@ -580,8 +907,8 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         list of fitted estimators
         """
         check_is_fitted(self, "estimators_")
-        row = self.selected_index(k)
-        return self.estimators_ if row == self.best_index_ else self._members(row)
+        k = self._check_k(k)
+        return self.estimators_ if k is None else self._members_at[k]
 
     def member_error(self, X, y, k: int | None = None) -> float:
         """Mean test error of the members of F* (or of the selected row at ``k``).
@@ -600,11 +927,15 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         -------
         float
         """
-        X = check_finite(X, "X")
+        members = self.members(k)
+        X = self._check_predict_X(X)
+        if y is None:
+            raise ValueError("y is required to measure an error, got None")
         y = np.asarray(y)
+        if y.ndim != 1:
+            raise ValueError(f"y must be one-dimensional, got shape {y.shape}")
         if len(X) != len(y):
             raise ValueError(f"X and y must have the same length, got {len(X)} and {len(y)}")
-        members = self.members(k)
         if self._fast:
             K = rbf_kernel(X, self._X_pool, gamma=members[0].gamma)
             errors = [np.mean(m.predict_from_pool_kernel(K) != y) for m in members]
@@ -619,7 +950,15 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         The draws follow a generator seeded from ``random_state`` at ``fit``,
         so a sequence of calls is reproducible. The paper draws a model for
         every new pattern: call ``predict`` once per pattern to do the same.
+
+        Parameters
+        ----------
+        X : array_like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        numpy.ndarray of shape (n_samples,)
         """
-        check_is_fitted(self, "estimators_")
+        X = self._check_predict_X(X)
         j = int(self._predict_rng.integers(len(self.estimators_)))
-        return self.estimators_[j].predict(check_finite(X, "X"))
+        return self.estimators_[j].predict(X)

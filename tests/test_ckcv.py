@@ -24,6 +24,17 @@ def make_data(n=90, seed=0):
 GRID = {"C": [0.5, 5.0], "gamma": [0.2, 1.0]}
 
 
+def assert_same_results(a, b):
+    """Every entry of cv_results_ equal (NaN where there was no EE phase), same selection."""
+    assert a.cv_results_.keys() == b.cv_results_.keys()
+    for key, val in b.cv_results_.items():
+        if key == "params":
+            assert a.cv_results_[key] == val
+        else:
+            np.testing.assert_array_equal(a.cv_results_[key], val, err_msg=key)
+    assert a.bound_ == b.bound_ and a.best_params_ == b.best_params_ and a.k_ == b.k_
+
+
 @pytest.fixture(scope="module")
 def data():
     return make_data()
@@ -90,18 +101,33 @@ def algorithm1(X, y, grid_points, k_values, n_splits, delta, random_state):
     return rows
 
 
-def test_matches_algorithm1_written_out(data, fitted):
+@pytest.mark.parametrize("ee_rows", ["selected", "all"])
+def test_matches_algorithm1_written_out(data, fitted, ee_rows):
     X, y = data
     points = [{"C": c, "gamma": g} for c in GRID["C"] for g in GRID["gamma"]]
     ref = algorithm1(X, y, points, [3, 5, 10], 4, 0.05, 7)
+    if ee_rows == "all":
+        fitted = clone(fitted).set_params(ee_rows="all").fit(X, y)
     res = fitted.cv_results_
     assert len(ref) == len(res["k"])
+    # The EE phase ran for the row selected at each k (every row with "all").
+    per_k_best = {k: min((j for j in range(len(ref)) if ref[j]["k"] == k),
+                         key=lambda j: ref[j]["L_MS"]) for k in (3, 5, 10)}
+    expected_ee = (set(range(len(ref))) if ee_rows == "all" else set(per_k_best.values()))
+    assert set(np.flatnonzero(res["has_ee"])) == expected_ee
     for row, r in enumerate(ref):
         assert res["k"][row] == r["k"] and res["params"][row] == r["params"]
         assert [res[f"split{i}_ms_errors"][row] for i in range(4)] == r["ms"]
-        assert [res[f"split{i}_ee_errors"][row] for i in range(4)] == r["ee"]
         assert res["mean_L_MS"][row] == pytest.approx(r["L_MS"], abs=1e-15)
-        assert res["mean_L_EE"][row] == pytest.approx(r["L_EE"], abs=1e-15)
+        if row in expected_ee:
+            assert [res[f"split{i}_ee_errors"][row] for i in range(4)] == r["ee"]
+            assert res["mean_L_EE"][row] == pytest.approx(r["L_EE"], abs=1e-15)
+        else:  # no EE phase: NaN, never a number that was not computed
+            for key in ("mean_L_EE", "std_L_EE", "mean_ee_error", "split0_ee_errors",
+                        "split3_L_EE"):
+                assert np.isnan(res[key][row]), key
+    for k, j in per_k_best.items():
+        assert fitted.bound_at(k) == pytest.approx(ref[j]["L_EE"], abs=1e-15)
     best = min(range(len(ref)), key=lambda j: ref[j]["L_MS"])  # first minimum: the tie rule
     assert fitted.best_index_ == best
     assert fitted.k_ == ref[best]["k"] and fitted.best_params_ == ref[best]["params"]
@@ -131,19 +157,14 @@ def test_gamma_scale_resolved_on_pool(data):
 def test_results_do_not_depend_on_n_jobs(data, fitted):
     X, y = data
     par = clone(fitted).set_params(n_jobs=2).fit(X, y)
-    for key, val in fitted.cv_results_.items():
-        if key == "params":
-            assert par.cv_results_[key] == val
-        else:
-            assert np.array_equal(par.cv_results_[key], val), key
-    assert par.bound_ == fitted.bound_ and par.best_params_ == fitted.best_params_
+    assert_same_results(par, fitted)
 
 
 def test_common_random_numbers_and_grid_order(data, fitted):
     X, y = data
     sub = CompleteKCV(param_grid={"C": [5.0], "gamma": [1.0, 0.2]}, k_values=[10, 5],
-                      n_splits=4, random_state=7).fit(X, y)
-    big = fitted.cv_results_
+                      n_splits=4, random_state=7, ee_rows="all").fit(X, y)
+    big = clone(fitted).set_params(ee_rows="all").fit(X, y).cv_results_
     for row in range(len(sub.cv_results_["k"])):
         k, params = sub.cv_results_["k"][row], sub.cv_results_["params"][row]
         j = next(j for j in range(len(big["k"])) if big["k"][j] == k and big["params"][j] == params)
@@ -158,7 +179,7 @@ def test_selection_restricted_to_k(fitted):
         assert res["k"][row] == k
         assert res["mean_L_MS"][row] == res["mean_L_MS"][res["k"] == k].min()
         assert fitted.bound_at(k) == res["mean_L_EE"][row]
-    with pytest.raises(ValueError, match="k must be one of"):
+    with pytest.raises(ValueError, match="k must be None or one of"):
         fitted.selected_index(4)
 
 
