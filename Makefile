@@ -129,7 +129,7 @@ sweep: install  ## Table 1 of Anguita et al.: 13 data sets x 10 realisations, re
 	$(BIN)/python -m cvbook.sweep --out results/table1 --n-jobs 2 $(if $(DATA_HOME),--data-home $(DATA_HOME))
 
 coverage-run: install  ## the large coverage run behind chapter 6's committed figures
-	PYTHON=$(BIN)/python sh results/coverage/run_large.sh
+	PYTHON=$(BIN)/python sh cvbook/runs/coverage_large.sh
 
 bench: install  ## speed benchmarks; each prints ratios against a baseline in the same process
 	$(BIN)/python benchmarks/bench_simulation_parallel.py

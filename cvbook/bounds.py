@@ -24,6 +24,8 @@ as the chapter writes it, and the tests show the two agree.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from scipy import optimize, special, stats
 
@@ -83,10 +85,40 @@ def clopper_pearson_upper(n_errors, n, delta: float = 0.05):
     delta = check_open_unit(delta, "delta")
     k, n = _counts(n_errors, n)
     k, n, delta = np.broadcast_arrays(k, n, delta)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # boost's NaN, repaired below
         upper = stats.beta.isf(delta, k + 1, np.maximum(n - k, 1))
     upper = np.where(k >= n, 1.0, upper)
+    upper = _repair(upper, k, n, delta)
     return float(upper) if upper.ndim == 0 else upper
+
+
+#: Below this level scipy's beta quantiles (boost) lose digits -- 1e-2 relative at
+#: 1e-300 -- or return NaN; the log-space root of equation (3) takes over there.
+_QUANTILE_FLOOR = 1e-250
+
+
+def _repair(end: np.ndarray, k: np.ndarray, n: np.ndarray, level: np.ndarray,
+            lower: bool = False) -> np.ndarray:
+    """Recompute, by the log-space root of equation (3), the ends scipy got wrong.
+
+    scipy's beta quantiles return NaN when the bound is within about 1e-70 of
+    1 (``beta.isf(1e-300, 2, 4)``), and lose digits below ``delta`` = 1e-250.
+    The lower end of a count ``k`` is the mirror image of the upper end of
+    ``n - k``: with the logit ``u`` of that upper end, it is ``expit(-u)``, to
+    full relative precision however small.
+    """
+    end = np.array(end, dtype=float)
+    k, n, level = np.broadcast_arrays(k, n, level)
+    todo = (np.isnan(end) | (level < _QUANTILE_FLOOR)) & ((k > 0) if lower else (k < n))
+    for idx in np.ndindex(end.shape):
+        if todo[idx]:
+            kk, nn = int(k[idx]), int(n[idx])
+            if lower:
+                end[idx] = special.expit(-_upper_logit(nn - kk, nn, float(level[idx])))
+            else:
+                end[idx] = special.expit(_upper_logit(kk, nn, float(level[idx])))
+    return end
 
 
 def clopper_pearson_interval(n_errors, n, alpha: float = 0.05):
@@ -117,11 +149,14 @@ def clopper_pearson_interval(n_errors, n, alpha: float = 0.05):
     alpha = check_open_unit(alpha, "alpha")
     k, n = _counts(n_errors, n)
     k, n, alpha = np.broadcast_arrays(k, n, alpha)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # boost's NaN, repaired below
         lower = stats.beta.ppf(alpha / 2, np.maximum(k, 1), n - k + 1)
         upper = stats.beta.isf(alpha / 2, k + 1, np.maximum(n - k, 1))
     lower = np.where(k == 0, 0.0, lower)
     upper = np.where(k >= n, 1.0, upper)
+    upper = _repair(upper, k, n, alpha / 2)
+    lower = _repair(lower, k, n, alpha / 2, lower=True)
     if lower.ndim == 0:
         return float(lower), float(upper)
     return lower, upper
@@ -159,6 +194,11 @@ def clopper_pearson_upper_by_inversion(n_errors: int, n: int, delta: float = 0.0
     delta = check_open_unit(delta, "delta", scalar=True)
     if k == n:
         return 1.0
+    return float(special.expit(_upper_logit(k, n, delta)))
+
+
+def _upper_logit(k: int, n: int, delta: float) -> float:
+    """The logit ``u`` of the Clopper--Pearson upper end, ``p = expit(u)``, for ``k < n``."""
     # sum_{j=0}^{k} C(n, j) p^j (1-p)^(n-j) = delta   (p^j, not p^s). For delta > 1/2
     # the sum is close to 1 and carries few digits of delta, so solve its complement
     # sum_{j=k+1}^{n} ... = 1 - delta instead.
@@ -174,8 +214,7 @@ def clopper_pearson_upper_by_inversion(n_errors: int, n: int, delta: float = 0.0
     # The tail falls from 1 at p -> 0 to 0 at p -> 1, so the root is unique; working
     # with logarithms and the logit u of p, [-1e4, 1e4] brackets it for every delta
     # down to the smallest float.
-    u = optimize.brentq(log_tail_minus_log_delta, -1e4, 1e4, xtol=1e-13, rtol=1e-15)
-    return float(special.expit(u))
+    return float(optimize.brentq(log_tail_minus_log_delta, -1e4, 1e4, xtol=1e-13, rtol=1e-15))
 
 
 def clopper_pearson_coverage(risk: float, n: int, delta: float = 0.05,
