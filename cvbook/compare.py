@@ -1,0 +1,380 @@
+"""Is learner A really better than learner B? Tests on the same data (chapter 7).
+
+Each test returns a frozen :class:`ComparisonTest`: the estimated difference
+in risk ``A - B``, the statistic, its p-value (two-sided), the degrees of
+freedom, the method, the null it tests and the number of fits.
+
+* :func:`paired_ttest_5x2cv` -- Dietterich's (1998) 5x2cv paired t.
+* :func:`combined_ftest_5x2cv` -- Alpaydin's (1999) combined 5x2cv F.
+* :func:`mcnemar_test` / :func:`mcnemar_holdout` -- the exact McNemar test on
+  one test set: it compares the two *fitted* models (their conditional
+  risks), not the learners.
+* :func:`corrected_paired_ttest` -- Nadeau & Bengio's corrected resampled t
+  on the paired differences over ``J`` random splits.
+
+The 5x2cv tests and the corrected t test the null "the learners have the same
+expected risk at the training size used"; McNemar tests "the two fitted models
+have the same risk".
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+from scipy import stats
+
+from sklearn.base import clone
+
+from ._checks import check_int, check_same_length
+from .intervals import (_check_alpha, _check_data, _check_loss, _check_test_size, _random_splits,
+                        _rng, split_losses)
+
+__all__ = [
+    "ComparisonTest",
+    "five_by_two_splits",
+    "paired_ttest_5x2cv",
+    "combined_ftest_5x2cv",
+    "ttest_5x2cv_from_differences",
+    "ftest_5x2cv_from_differences",
+    "mcnemar_test",
+    "mcnemar_holdout",
+    "corrected_paired_ttest",
+    "COMPARISON_METHODS",
+]
+
+#: The tests, by the name in :attr:`ComparisonTest.method`, with a label.
+COMPARISON_METHODS: dict[str, str] = {
+    "ttest_5x2cv": "5×2cv paired t (Dietterich)",
+    "ftest_5x2cv": "combined 5×2cv F (Alpaydin)",
+    "mcnemar": "exact McNemar, one test set",
+    "corrected_paired_t": "corrected resampled paired t (Nadeau–Bengio)",
+}
+
+
+@dataclass(frozen=True)
+class ComparisonTest:
+    """The result of a test comparing two learners (or two fitted models).
+
+    Attributes
+    ----------
+    difference : float
+        Estimated risk of A minus risk of B.
+    statistic : float
+    p_value : float
+        Two-sided p-value (one-sided in the upper tail for the F test).
+    df : tuple of float
+        Degrees of freedom of the reference distribution (empty for McNemar).
+    method : str
+    null : str
+        ``"conditional"`` (the two fitted models have equal risk) or
+        ``"expected"`` (the two learners have equal expected risk).
+    n_fits : int
+
+    Examples
+    --------
+    >>> t = ComparisonTest(0.02, 1.2, 0.3, (5.0,), "ttest_5x2cv", "expected", 20)
+    >>> t.rejects(0.05)
+    False
+    """
+
+    difference: float
+    statistic: float
+    p_value: float
+    df: tuple
+    method: str
+    null: str
+    n_fits: int
+
+    def rejects(self, alpha: float = 0.05) -> bool:
+        """Whether the test rejects at level ``alpha``."""
+        return bool(self.p_value < _check_alpha(alpha))
+
+
+def five_by_two_splits(y: Any, loss: str = "zero_one", random_state=None) -> list:
+    """Five random halvings of the data: ``[(half_1, half_2), ...]``.
+
+    Stratified for the 0-1 loss. Each half serves once for training and once
+    for testing.
+
+    Examples
+    --------
+    >>> halves = five_by_two_splits(np.r_[np.zeros(5), np.ones(5)], random_state=0)
+    >>> len(halves), [len(h) for h in halves[0]]
+    (5, [5, 5])
+    """
+    y = np.asarray(y)
+    _check_loss(loss)
+    n = len(y)
+    if n < 4:
+        raise ValueError(f"y must hold at least 4 points for a 5x2cv test, got {n}")
+    rng = _rng(random_state)
+    return [tuple(_random_splits(y, 1, n // 2, loss, rng)[0]) for _ in range(5)]
+
+
+def _check_halves(splits: Any, n: int) -> list:
+    splits = list(splits)
+    if len(splits) != 5:
+        raise ValueError(f"splits must hold 5 halvings for a 5x2cv test, got {len(splits)}")
+    out = []
+    for i, pair in enumerate(splits):
+        if len(pair) != 2:
+            raise ValueError(f"splits[{i}] must be a pair (half_1, half_2)")
+        h1, h2 = (np.asarray(h, dtype=np.int64) for h in pair)
+        if len(h1) == 0 or len(h2) == 0 or np.intersect1d(h1, h2).size or \
+                h1.min() < 0 or h2.min() < 0 or max(h1.max(), h2.max()) >= n:
+            raise ValueError(f"splits[{i}] must be two disjoint, non-empty sets of indices "
+                             f"in [0, {n})")
+        out.append((h1, h2))
+    return out
+
+
+def _differences_5x2(est_a, est_b, X, y, loss, splits) -> np.ndarray:
+    """``p[i, j]``: risk of A minus risk of B, repetition i, fold j (trained on the other half)."""
+    folds = []
+    for h1, h2 in splits:
+        folds.extend([(h1, h2), (h2, h1)])
+    la = split_losses(est_a, X, y, folds, loss)
+    lb = split_losses(est_b, X, y, folds, loss)
+    return np.array([a.mean() - b.mean() for a, b in zip(la, lb)]).reshape(5, 2)
+
+
+def ttest_5x2cv_from_differences(p: Any) -> tuple[float, float]:
+    """Dietterich's 5x2cv t from the 5 x 2 differences ``p[i, j]``.
+
+    ``t = p[0, 0] / sqrt(sum_i s_i**2 / 5)``, with
+    ``s_i**2 = (p[i, 0] - pbar_i)**2 + (p[i, 1] - pbar_i)**2``; t has 5
+    degrees of freedom.
+
+    Returns
+    -------
+    (t, two-sided p-value)
+
+    Examples
+    --------
+    >>> t, p = ttest_5x2cv_from_differences([[0.1, 0.0]] * 5)
+    >>> round(t, 4)                     # 0.1 / sqrt(0.005)
+    1.4142
+    """
+    p = np.asarray(p, dtype=float)
+    if p.shape != (5, 2):
+        raise ValueError(f"p must have shape (5, 2), got {p.shape}")
+    s2 = ((p - p.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
+    denom = math.sqrt(s2.sum() / 5)
+    if denom == 0:
+        t = 0.0 if p[0, 0] == 0 else math.copysign(math.inf, p[0, 0])
+    else:
+        t = float(p[0, 0] / denom)
+    return t, float(2 * stats.t.sf(abs(t), 5))
+
+
+def ftest_5x2cv_from_differences(p: Any) -> tuple[float, float]:
+    """Alpaydin's combined 5x2cv F from the 5 x 2 differences ``p[i, j]``.
+
+    ``F = sum_ij p[i, j]**2 / (2 sum_i s_i**2)``, F-distributed with (10, 5)
+    degrees of freedom under the null.
+
+    Returns
+    -------
+    (F, p-value in the upper tail)
+
+    Examples
+    --------
+    >>> f, p = ftest_5x2cv_from_differences([[0.1, 0.0]] * 5)
+    >>> round(f, 4)                     # 0.05 / (2 * 0.025)
+    1.0
+    """
+    p = np.asarray(p, dtype=float)
+    if p.shape != (5, 2):
+        raise ValueError(f"p must have shape (5, 2), got {p.shape}")
+    s2 = ((p - p.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
+    num, den = float((p ** 2).sum()), 2 * float(s2.sum())
+    if den == 0:
+        f = 0.0 if num == 0 else math.inf
+    else:
+        f = num / den
+    return f, float(stats.f.sf(f, 10, 5))
+
+
+def paired_ttest_5x2cv(estimator_a, estimator_b, X, y, *, loss: str = "zero_one",
+                       splits: Sequence | None = None, random_state=None) -> ComparisonTest:
+    """Dietterich's (1998) 5x2cv paired t test.
+
+    Five times, the data are halved; each learner is trained on one half and
+    tested on the other, then the other way round. See
+    :func:`ttest_5x2cv_from_differences`.
+
+    Parameters
+    ----------
+    estimator_a, estimator_b : estimators
+    X, y : array_like
+    loss : {"zero_one", "squared"}
+    splits : sequence of 5 pairs of index arrays, optional
+        The halvings (default: :func:`five_by_two_splits` from ``random_state``).
+    random_state : None, int or numpy Generator
+
+    Returns
+    -------
+    ComparisonTest
+        Null ``"expected"`` (equal expected risks at ``n/2`` points); 20 fits.
+
+    Examples
+    --------
+    >>> from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+    >>> from sklearn.dummy import DummyClassifier
+    >>> from cvbook.datasets import Twonorm
+    >>> X, y = Twonorm().sample(100, random_state=0)
+    >>> r = paired_ttest_5x2cv(LinearDiscriminantAnalysis(), DummyClassifier(), X, y,
+    ...                        random_state=0)
+    >>> r.difference < 0, r.p_value < 0.05, r.n_fits
+    (True, True, 20)
+    """
+    _check_loss(loss)
+    X, y, n = _check_data(X, y)
+    splits = _check_halves(five_by_two_splits(y, loss, random_state) if splits is None
+                           else splits, n)
+    p = _differences_5x2(estimator_a, estimator_b, X, y, loss, splits)
+    t, pv = ttest_5x2cv_from_differences(p)
+    return ComparisonTest(float(p.mean()), t, pv, (5.0,), "ttest_5x2cv", "expected", 20)
+
+
+def combined_ftest_5x2cv(estimator_a, estimator_b, X, y, *, loss: str = "zero_one",
+                         splits: Sequence | None = None, random_state=None) -> ComparisonTest:
+    """Alpaydin's (1999) combined 5x2cv F test (same fits as :func:`paired_ttest_5x2cv`).
+
+    Examples
+    --------
+    >>> from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+    >>> from cvbook.datasets import Twonorm
+    >>> X, y = Twonorm().sample(100, random_state=0)
+    >>> r = combined_ftest_5x2cv(LinearDiscriminantAnalysis(), LinearDiscriminantAnalysis(),
+    ...                          X, y, random_state=0)
+    >>> r.difference, r.method                     # the same learner twice
+    (0.0, 'ftest_5x2cv')
+    """
+    _check_loss(loss)
+    X, y, n = _check_data(X, y)
+    splits = _check_halves(five_by_two_splits(y, loss, random_state) if splits is None
+                           else splits, n)
+    p = _differences_5x2(estimator_a, estimator_b, X, y, loss, splits)
+    f, pv = ftest_5x2cv_from_differences(p)
+    return ComparisonTest(float(p.mean()), f, pv, (10.0, 5.0), "ftest_5x2cv", "expected", 20)
+
+
+def mcnemar_test(y_true: Any, pred_a: Any, pred_b: Any, *,
+                 loss: str = "zero_one") -> ComparisonTest:
+    """Exact McNemar test on one test set: do the two fitted models err equally often?
+
+    With ``b`` the points A gets wrong and B right, and ``c`` the reverse,
+    under the null ``b ~ Binomial(b + c, 1/2)``; the p-value is
+    ``min(1, 2 P(Binomial(b + c, 1/2) <= min(b, c)))``.
+
+    Parameters
+    ----------
+    y_true, pred_a, pred_b : array_like of shape (n,)
+        Labels and the two models' predicted labels on the same test points.
+    loss : {"zero_one"}
+        Only the 0-1 loss: McNemar counts disagreements in right/wrong.
+
+    Returns
+    -------
+    ComparisonTest
+        Null ``"conditional"``; no fit (0).
+
+    Examples
+    --------
+    >>> r = mcnemar_test([1, 1, 1, 1, 0, 0], [1, 1, 1, 1, 0, 0], [0, 0, 0, 1, 0, 0])
+    >>> r.statistic, round(r.p_value, 4)       # b = 0, c = 3: 2 * 0.5**3
+    (0.0, 0.25)
+    """
+    if loss != "zero_one":
+        raise ValueError(f"loss must be 'zero_one' for McNemar's test (it counts right/wrong "
+                         f"disagreements; for a regression loss use corrected_paired_ttest), "
+                         f"got {loss!r}")
+    y_true, pred_a, pred_b = np.asarray(y_true), np.asarray(pred_a), np.asarray(pred_b)
+    n = check_same_length(("y_true", y_true), ("pred_a", pred_a), ("pred_b", pred_b))
+    if n == 0:
+        raise ValueError("y_true must hold at least one test point, got an empty array")
+    wrong_a, wrong_b = pred_a != y_true, pred_b != y_true
+    b = int(np.sum(wrong_a & ~wrong_b))
+    c = int(np.sum(~wrong_a & wrong_b))
+    p = 1.0 if b + c == 0 else min(1.0, 2 * float(stats.binom.cdf(min(b, c), b + c, 0.5)))
+    return ComparisonTest((b - c) / n, float(min(b, c)), p, (), "mcnemar", "conditional", 0)
+
+
+def mcnemar_holdout(estimator_a, estimator_b, X, y, *, loss: str = "zero_one",
+                    test_size: float | int = 0.3, random_state=None) -> ComparisonTest:
+    """Fit both learners on one training part and run :func:`mcnemar_test` on the test part.
+
+    Returns
+    -------
+    ComparisonTest
+        Null ``"conditional"`` (the two fitted models); 2 fits.
+
+    Examples
+    --------
+    >>> from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+    >>> from sklearn.dummy import DummyClassifier
+    >>> from cvbook.datasets import Twonorm
+    >>> X, y = Twonorm().sample(200, random_state=0)
+    >>> r = mcnemar_holdout(LinearDiscriminantAnalysis(), DummyClassifier(), X, y, random_state=0)
+    >>> r.p_value < 0.05, r.n_fits
+    (True, 2)
+    """
+    mcnemar_test([0], [0], [0], loss=loss)  # refuses a regression loss before any fit
+    X, y, n = _check_data(X, y)
+    n_test = _check_test_size(test_size, n)
+    (train, test), = _random_splits(y, 1, n_test, loss, _rng(random_state))
+    pa = clone(estimator_a).fit(X[train], y[train]).predict(X[test])
+    pb = clone(estimator_b).fit(X[train], y[train]).predict(X[test])
+    r = mcnemar_test(y[test], pa, pb)
+    return ComparisonTest(r.difference, r.statistic, r.p_value, (), "mcnemar", "conditional", 2)
+
+
+def corrected_paired_ttest(estimator_a, estimator_b, X, y, *, loss: str = "zero_one",
+                           n_splits: int = 15, test_size: float | int = 0.1,
+                           random_state=None, n_jobs: int | None = None) -> ComparisonTest:
+    """Nadeau & Bengio's corrected resampled t on the paired differences over J splits.
+
+    Both learners are trained and tested on the same ``J`` random splits;
+    the differences of their mean test losses get the variance of
+    :func:`cvbook.intervals.corrected_t_from_split_means`,
+    ``(1/J + n_test/n_train) S**2`` accounts for the overlap of the
+    training sets. ``t`` has ``J - 1`` degrees of freedom.
+
+    Returns
+    -------
+    ComparisonTest
+        Null ``"expected"`` (equal expected risks at ``n - n_test`` points);
+        ``2 J`` fits.
+
+    Examples
+    --------
+    >>> from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+    >>> from sklearn.dummy import DummyClassifier
+    >>> from cvbook.datasets import Twonorm
+    >>> X, y = Twonorm().sample(100, random_state=0)
+    >>> r = corrected_paired_ttest(LinearDiscriminantAnalysis(), DummyClassifier(), X, y,
+    ...                            random_state=0)
+    >>> r.p_value < 0.05, r.df, r.n_fits
+    (True, (14.0,), 30)
+    """
+    _check_loss(loss)
+    X, y, n = _check_data(X, y)
+    n_splits = check_int(n_splits, "n_splits", minimum=2)
+    n_test = _check_test_size(test_size, n)
+    splits = _random_splits(y, n_splits, n_test, loss, _rng(random_state))
+    la = split_losses(estimator_a, X, y, splits, loss, n_jobs)
+    lb = split_losses(estimator_b, X, y, splits, loss, n_jobs)
+    d = np.array([a.mean() - b.mean() for a, b in zip(la, lb)])
+    J = n_splits
+    est = float(d.mean())
+    se = math.sqrt((1 / J + n_test / (n - n_test)) * float(d.var(ddof=1)))
+    if se == 0:
+        t = 0.0 if est == 0 else math.copysign(math.inf, est)
+    else:
+        t = est / se
+    p = float(2 * stats.t.sf(abs(t), J - 1))
+    return ComparisonTest(est, t, p, (float(J - 1),), "corrected_paired_t", "expected", 2 * J)

@@ -1,0 +1,782 @@
+"""How sure is a CV score? Confidence intervals for the risk (chapter 7).
+
+Every function takes an estimator, the data ``X, y``, a pointwise ``loss``
+(``"zero_one"`` or ``"squared"``), a level ``alpha``, a ``random_state`` and
+``n_jobs``, and returns a frozen :class:`RiskInterval`: the point estimate,
+the two ends, the method, the *target* the method aims at, the training size
+of that target, and the number of fits it cost.
+
+Two targets are distinguished (see the notation page):
+
+``"conditional"``
+    the risk ``L(f)`` of one fitted model -- for the hold-out, the model
+    fitted on the training part; for cross-validation, the model fitted on
+    these data;
+``"expected"``
+    the expected risk of the learner at a training size, ``E L(f_{S_m})``,
+    averaged over data sets of ``m`` points.
+
+The methods:
+
+* :func:`holdout_interval` -- one test set; Wald or exact Clopper--Pearson
+  (:func:`cvbook.bounds.clopper_pearson_interval`).
+* :func:`cv_wald_interval` -- the naive K-fold Wald interval, whose validity
+  for the K-fold test error Bayle et al. (2020) prove for stable learners.
+* :func:`corrected_t_interval` -- Nadeau & Bengio's (2003) corrected
+  resampled t over ``J`` random splits.
+* :func:`conservative_z_interval` -- Nadeau & Bengio's conservative Z, whose
+  variance comes from pairs of disjoint half samples.
+* :func:`nested_cv_interval` -- Bates, Hastie & Tibshirani's (2023) nested
+  cross-validation interval with its bias correction.
+
+Every fit goes through :func:`split_losses`; the splits are drawn from
+``random_state`` before any fit, so the result is the same for any ``n_jobs``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import numpy as np
+from joblib import Parallel, delayed
+from scipy import stats
+from sklearn.base import clone
+from sklearn.model_selection import KFold, ShuffleSplit, StratifiedKFold, StratifiedShuffleSplit
+
+from ._checks import (check_1d_labels, check_features, check_int, check_open_unit,
+                      check_random_state, check_same_length)
+from .bounds import clopper_pearson_interval
+from .simulation import repeat
+
+__all__ = [
+    "LOSSES",
+    "RiskInterval",
+    "pointwise_loss",
+    "split_losses",
+    "holdout_interval",
+    "cv_wald_interval",
+    "corrected_t_interval",
+    "conservative_z_interval",
+    "nested_cv_interval",
+    "nested_cv_from_losses",
+    "corrected_t_from_split_means",
+    "conservative_z_from_means",
+    "INTERVAL_METHODS",
+]
+
+TARGETS = ("conditional", "expected")
+
+
+def _zero_one(y_true: np.ndarray, y_pred: np.ndarray) -> np.ndarray:
+    return (np.asarray(y_true) != np.asarray(y_pred)).astype(float)
+
+
+def _squared(y_true: np.ndarray, y_pred: np.ndarray) -> np.ndarray:
+    return (np.asarray(y_true, dtype=float) - np.asarray(y_pred, dtype=float)) ** 2
+
+
+#: Pointwise losses by name: ``loss(y_true, y_pred)`` -> one loss per point.
+LOSSES: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+    "zero_one": _zero_one,
+    "squared": _squared,
+}
+
+
+@dataclass(frozen=True)
+class RiskInterval:
+    """A confidence interval for a risk, and what it aims at.
+
+    Attributes
+    ----------
+    estimate : float
+        Point estimate of the risk.
+    lower, upper : float
+        Ends of the ``1 - alpha`` interval.
+    method : str
+        Name of the method (a key of :data:`INTERVAL_METHODS`).
+    target : str
+        ``"conditional"`` (the risk of one fitted model) or ``"expected"``
+        (the learner's expected risk at ``train_size`` points).
+    train_size : int
+        Training size of the model (or learner) the target speaks of.
+    n_fits : int
+        Number of models fitted to compute the interval.
+    alpha : float
+        One minus the nominal level.
+
+    Examples
+    --------
+    >>> r = RiskInterval(0.2, 0.1, 0.3, "holdout_wald", "conditional", 80, 1, 0.05)
+    >>> r.width, r.covers(0.25), r.covers(0.35)
+    (0.2, True, False)
+    """
+
+    estimate: float
+    lower: float
+    upper: float
+    method: str
+    target: str
+    train_size: int
+    n_fits: int
+    alpha: float
+
+    def __post_init__(self) -> None:
+        if self.target not in TARGETS:
+            raise ValueError(f"target must be one of {list(TARGETS)}, got {self.target!r}")
+
+    @property
+    def width(self) -> float:
+        """``upper - lower``."""
+        return round(self.upper - self.lower, 15)
+
+    def covers(self, value: float) -> bool:
+        """Whether ``lower <= value <= upper``."""
+        return bool(self.lower <= value <= self.upper)
+
+
+# --------------------------------------------------------------------------- #
+# Checks and the one place where models are fitted
+
+def _check_loss(loss: Any) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    if not isinstance(loss, str) or loss not in LOSSES:
+        raise ValueError(f"loss must be one of {list(LOSSES)}, got {loss!r}")
+    return LOSSES[loss]
+
+
+def _check_alpha(alpha: Any) -> float:
+    return float(check_open_unit(alpha, "alpha", scalar=True))
+
+
+def _check_data(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, int]:
+    X = check_features(X, "X", min_samples=4)
+    y = check_1d_labels(y, "y")
+    n = check_same_length(("X", X), ("y", y))
+    return X, y, n
+
+
+def _rng(random_state: Any) -> np.random.Generator:
+    """The generator every split is drawn from (the book's seed rule)."""
+    return check_random_state(random_state, "random_state", to="generator")
+
+
+def _check_test_size(test_size: Any, n: int, name: str = "test_size") -> int:
+    """Number of test points from a fraction in (0, 1) or a count in [1, n - 2]."""
+    if isinstance(test_size, (float, np.floating)) and not float(test_size).is_integer():
+        frac = float(check_open_unit(test_size, name, scalar=True))
+        n_test = int(round(frac * n))
+    elif isinstance(test_size, (float, np.floating)):
+        raise ValueError(f"{name} must be a fraction in (0, 1) or an integer count, "
+                         f"got {test_size!r}")
+    else:
+        n_test = check_int(test_size, name, minimum=1)
+    if not 1 <= n_test <= n - 2:
+        raise ValueError(f"{name} leaves {n_test} test points out of {n}: it must leave at "
+                         f"least 1 test point and 2 training points")
+    return n_test
+
+
+def pointwise_loss(y_true: Any, y_pred: Any, loss: str = "zero_one") -> np.ndarray:
+    """One loss per point.
+
+    Parameters
+    ----------
+    y_true, y_pred : array_like of shape (n,)
+    loss : {"zero_one", "squared"}
+
+    Returns
+    -------
+    numpy.ndarray of shape (n,)
+
+    Examples
+    --------
+    >>> pointwise_loss([0, 1, 1], [0, 0, 1]).tolist()
+    [0.0, 1.0, 0.0]
+    >>> pointwise_loss([1.0, 2.0], [1.5, 0.0], loss="squared").tolist()
+    [0.25, 4.0]
+    """
+    fn = _check_loss(loss)
+    y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
+    check_same_length(("y_true", y_true), ("y_pred", y_pred))
+    return fn(y_true, y_pred)
+
+
+def _fit_losses(estimator, X, y, train, test, loss_fn) -> np.ndarray:
+    model = clone(estimator).fit(X[train], y[train])
+    return loss_fn(y[test], model.predict(X[test]))
+
+
+def split_losses(estimator, X: np.ndarray, y: np.ndarray,
+                 splits: Sequence[tuple[np.ndarray, np.ndarray]], loss: str = "zero_one",
+                 n_jobs: int | None = None) -> list[np.ndarray]:
+    """Fit a clone of ``estimator`` on each training part; losses on its test part.
+
+    Parameters
+    ----------
+    estimator : estimator with ``fit`` and ``predict``
+    X, y : numpy.ndarray
+    splits : sequence of (train_indices, test_indices)
+    loss : {"zero_one", "squared"}
+    n_jobs : int or None
+        joblib workers; the splits are fixed beforehand, so the result does
+        not depend on it.
+
+    Returns
+    -------
+    list of numpy.ndarray
+        The test losses of each split, in order (one fit per split).
+
+    Examples
+    --------
+    >>> from sklearn.dummy import DummyClassifier
+    >>> X, y = np.zeros((4, 1)), np.array([0, 0, 0, 1])
+    >>> split_losses(DummyClassifier(), X, y, [(np.arange(3), np.arange(3, 4))])
+    [array([1.])]
+    """
+    loss_fn = _check_loss(loss)
+    if n_jobs in (None, 1):
+        return [_fit_losses(estimator, X, y, tr, te, loss_fn) for tr, te in splits]
+    return list(Parallel(n_jobs=n_jobs)(delayed(_fit_losses)(estimator, X, y, tr, te, loss_fn)
+                                        for tr, te in splits))
+
+
+def _seed(rng: np.random.Generator) -> int:
+    return int(rng.integers(0, 2**31 - 1))
+
+
+def _kfold(y: np.ndarray, n_splits: int, loss: str, rng: np.random.Generator) -> list:
+    """Shuffled K-fold splits, stratified for the 0-1 loss (so every part keeps each class)."""
+    if loss == "zero_one":
+        counts = np.unique(y, return_counts=True)[1]
+        if counts.min() >= n_splits:
+            cv = StratifiedKFold(n_splits, shuffle=True, random_state=_seed(rng))
+            return list(cv.split(np.zeros(len(y)), y))
+    return list(KFold(n_splits, shuffle=True, random_state=_seed(rng)).split(np.zeros(len(y))))
+
+
+def _random_splits(y: np.ndarray, n_splits: int, n_test: int, loss: str,
+                   rng: np.random.Generator) -> list:
+    """``n_splits`` random train/test splits with ``n_test`` test points (stratified for 0-1)."""
+    n = len(y)
+    if loss == "zero_one":
+        counts = np.unique(y, return_counts=True)[1]
+        if counts.size > 1 and counts.min() >= 2 and n_test >= counts.size \
+                and n - n_test >= counts.size:
+            cv = StratifiedShuffleSplit(n_splits, test_size=n_test, random_state=_seed(rng))
+            return list(cv.split(np.zeros(n), y))
+    cv = ShuffleSplit(n_splits, test_size=n_test, random_state=_seed(rng))
+    return list(cv.split(np.zeros(n)))
+
+
+def _z(alpha: float) -> float:
+    return float(stats.norm.ppf(1 - alpha / 2))
+
+
+# --------------------------------------------------------------------------- #
+# Hold-out
+
+def holdout_interval(estimator, X, y, *, loss: str = "zero_one", test_size: float | int = 0.2,
+                     method: str = "clopper_pearson", alpha: float = 0.05,
+                     random_state=None) -> RiskInterval:
+    """Interval for the risk of the model fitted on a training part, from one test set.
+
+    Parameters
+    ----------
+    estimator : estimator
+    X : array_like of shape (n, d)
+    y : array_like of shape (n,)
+    loss : {"zero_one", "squared"}, default="zero_one"
+    test_size : float in (0, 1) or int, default=0.2
+        Fraction or number of test points.
+    method : {"clopper_pearson", "wald"}, default="clopper_pearson"
+        Exact binomial interval (0-1 loss only) or ``mean ± z * sd / sqrt(n_test)``.
+    alpha : float, default=0.05
+    random_state : None, int or numpy Generator
+
+    Returns
+    -------
+    RiskInterval
+        Target ``"conditional"``: the risk of the model fitted on the
+        ``n - n_test`` training points; one fit.
+
+    Examples
+    --------
+    >>> from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+    >>> from cvbook.datasets import Twonorm
+    >>> X, y = Twonorm().sample(200, random_state=0)
+    >>> r = holdout_interval(LinearDiscriminantAnalysis(), X, y, random_state=0)
+    >>> r.method, r.target, r.train_size, r.n_fits, r.lower <= r.estimate <= r.upper
+    ('holdout_cp', 'conditional', 160, 1, True)
+    """
+    _check_loss(loss)
+    alpha = _check_alpha(alpha)
+    X, y, n = _check_data(X, y)
+    if method not in ("clopper_pearson", "wald"):
+        raise ValueError(f"method must be 'clopper_pearson' or 'wald', got {method!r}")
+    if method == "clopper_pearson" and loss != "zero_one":
+        raise ValueError("method='clopper_pearson' needs loss='zero_one' (it counts errors); "
+                         f"got loss={loss!r}: use method='wald'")
+    n_test = _check_test_size(test_size, n)
+    rng = _rng(random_state)
+    (split,) = _random_splits(y, 1, n_test, loss, rng)
+    (losses,) = split_losses(estimator, X, y, [split], loss)
+    est = float(losses.mean())
+    if method == "clopper_pearson":
+        lo, hi = clopper_pearson_interval(int(losses.sum()), n_test, alpha)
+        name = "holdout_cp"
+    else:
+        half = _z(alpha) * float(losses.std(ddof=1)) / math.sqrt(n_test) if n_test > 1 else np.inf
+        lo, hi = est - half, est + half
+        name = "holdout_wald"
+    return RiskInterval(est, float(lo), float(hi), name, "conditional", n - n_test, 1, alpha)
+
+
+# --------------------------------------------------------------------------- #
+# Naive K-fold Wald interval (Bayle et al. 2020)
+
+def cv_wald_interval(estimator, X, y, *, loss: str = "zero_one", n_splits: int = 10,
+                     variance: str = "within_fold", alpha: float = 0.05, random_state=None,
+                     n_jobs: int | None = None) -> RiskInterval:
+    """The naive K-fold Wald interval, ``CV ± z * sigma / sqrt(n)``.
+
+    ``CV`` is the mean of the ``n`` out-of-fold losses. Bayle et al. (2020)
+    show that, for learners stable enough, ``sqrt(n) (CV - R) / sigma`` is
+    asymptotically normal, where ``R`` is the *K-fold test error*, the mean
+    of the risks of the K fold models. ``sigma**2`` is estimated within folds
+    (the mean of the folds' variances, their ``sigma_in``) or from all pairs
+    (the variance of all ``n`` losses about ``CV``).
+
+    Parameters
+    ----------
+    estimator : estimator
+    X, y : array_like
+    loss : {"zero_one", "squared"}
+    n_splits : int, default=10
+        K, at least 2.
+    variance : {"within_fold", "all_pairs"}, default="within_fold"
+    alpha : float, default=0.05
+    random_state : None, int or numpy Generator
+    n_jobs : int or None
+
+    Returns
+    -------
+    RiskInterval
+        Target ``"conditional"`` (the K-fold test error, a mean of conditional
+        risks at ``n (K - 1) / K`` points); K fits.
+
+    Examples
+    --------
+    >>> from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+    >>> from cvbook.datasets import Twonorm
+    >>> X, y = Twonorm().sample(200, random_state=0)
+    >>> r = cv_wald_interval(LinearDiscriminantAnalysis(), X, y, random_state=0)
+    >>> r.method, r.n_fits, r.train_size
+    ('cv_wald', 10, 180)
+    """
+    _check_loss(loss)
+    alpha = _check_alpha(alpha)
+    X, y, n = _check_data(X, y)
+    n_splits = check_int(n_splits, "n_splits", minimum=2, maximum=n)
+    if variance not in ("within_fold", "all_pairs"):
+        raise ValueError(f"variance must be 'within_fold' or 'all_pairs', got {variance!r}")
+    if variance == "within_fold" and n < 2 * n_splits:
+        raise ValueError(f"variance='within_fold' needs at least 2 points per fold: n_splits "
+                         f"must be <= n / 2 = {n // 2}, got {n_splits}")
+    rng = _rng(random_state)
+    splits = _kfold(y, n_splits, loss, rng)
+    losses = split_losses(estimator, X, y, splits, loss, n_jobs)
+    return _cv_wald_from_losses(losses, variance, alpha, n)
+
+
+def _cv_wald_from_losses(losses: Sequence[np.ndarray], variance: str, alpha: float,
+                         n: int) -> RiskInterval:
+    allv = np.concatenate(losses)
+    est = float(allv.mean())
+    if variance == "within_fold":
+        var = float(np.mean([np.var(part, ddof=1) for part in losses]))
+    else:
+        var = float(np.mean((allv - est) ** 2))
+    half = _z(alpha) * math.sqrt(var / n)
+    k = len(losses)
+    return RiskInterval(est, est - half, est + half, "cv_wald", "conditional",
+                        n - int(round(n / k)), k, alpha)
+
+
+# --------------------------------------------------------------------------- #
+# Nadeau & Bengio (2003): corrected resampled t and conservative Z
+
+def corrected_t_from_split_means(split_means: Any, n_train: int, n_test: int,
+                                 alpha: float = 0.05) -> tuple[float, float, float]:
+    """Corrected resampled t interval from the mean test loss of each of J splits.
+
+    ``mu ± t_{J-1} * sqrt((1/J + n_test/n_train) * S**2)``, where ``S**2`` is
+    the sample variance of the ``J`` split means (Nadeau & Bengio 2003, their
+    corrected resampled t).
+
+    Returns
+    -------
+    (estimate, lower, upper)
+
+    Examples
+    --------
+    >>> est, lo, hi = corrected_t_from_split_means([0.1, 0.2, 0.3], 90, 10, alpha=0.05)
+    >>> round(est, 3), round(hi - est, 4)   # 4.3027 * sqrt((1/3 + 1/9) * 0.01)
+    (0.2, 0.2868)
+    """
+    mus = np.asarray(split_means, dtype=float)
+    if mus.ndim != 1 or mus.size < 2:
+        raise ValueError(f"split_means must hold at least 2 split means, got {mus.size}")
+    alpha = _check_alpha(alpha)
+    J = mus.size
+    est = float(mus.mean())
+    se = math.sqrt((1 / J + n_test / n_train) * float(mus.var(ddof=1)))
+    half = float(stats.t.ppf(1 - alpha / 2, J - 1)) * se
+    return est, est - half, est + half
+
+
+def corrected_t_interval(estimator, X, y, *, loss: str = "zero_one", n_splits: int = 15,
+                         test_size: float | int = 0.1, alpha: float = 0.05, random_state=None,
+                         n_jobs: int | None = None) -> RiskInterval:
+    """Nadeau & Bengio's corrected resampled t over ``J`` random train/test splits.
+
+    The ``J`` split means are correlated (their training sets overlap), so
+    their naive variance ``S**2 / J`` is far too small; Nadeau & Bengio
+    inflate it to ``(1/J + n_test/n_train) S**2``.
+
+    Parameters
+    ----------
+    estimator : estimator
+    X, y : array_like
+    loss : {"zero_one", "squared"}
+    n_splits : int, default=15
+        J, at least 2.
+    test_size : float or int, default=0.1
+        ``n_test`` (``n_2`` in the paper).
+    alpha : float, default=0.05
+    random_state : None, int or numpy Generator
+    n_jobs : int or None
+
+    Returns
+    -------
+    RiskInterval
+        Target ``"expected"``: the learner's expected risk at ``n - n_test``
+        points; J fits.
+
+    Examples
+    --------
+    >>> from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+    >>> from cvbook.datasets import Twonorm
+    >>> X, y = Twonorm().sample(200, random_state=0)
+    >>> r = corrected_t_interval(LinearDiscriminantAnalysis(), X, y, random_state=0)
+    >>> r.method, r.target, r.n_fits, r.train_size
+    ('corrected_t', 'expected', 15, 180)
+    """
+    _check_loss(loss)
+    alpha = _check_alpha(alpha)
+    X, y, n = _check_data(X, y)
+    n_splits = check_int(n_splits, "n_splits", minimum=2)
+    n_test = _check_test_size(test_size, n)
+    rng = _rng(random_state)
+    splits = _random_splits(y, n_splits, n_test, loss, rng)
+    means = [float(v.mean()) for v in split_losses(estimator, X, y, splits, loss, n_jobs)]
+    est, lo, hi = corrected_t_from_split_means(means, n - n_test, n_test, alpha)
+    return RiskInterval(est, lo, hi, "corrected_t", "expected", n - n_test, n_splits, alpha)
+
+
+def conservative_z_interval(estimator, X, y, *, loss: str = "zero_one", n_splits: int = 15,
+                            n_pairs: int = 10, test_size: float | int = 0.1,
+                            alpha: float = 0.05, random_state=None,
+                            n_jobs: int | None = None) -> RiskInterval:
+    """Nadeau & Bengio's conservative Z.
+
+    The estimate is the mean test loss over ``J`` random splits of all the
+    data (as :func:`corrected_t_interval`). Its variance is bounded above
+    from ``M`` pairs of *disjoint* half samples: on each half the same
+    estimate is computed (J splits, same ``n_test``, training parts of
+    ``n/2 - n_test`` points), and
+
+    .. math:: \\hat\\sigma^2 = \\frac{1}{2M} \\sum_{m=1}^M (\\hat\\mu_{m,1} - \\hat\\mu_{m,2})^2 .
+
+    The two halves share no point, so the squared difference is unbiased for
+    twice the variance of an estimate from ``n/2`` points -- larger than the
+    variance at ``n`` points, hence "conservative". The interval is
+    ``mu ± z * sigma``.
+
+    Parameters
+    ----------
+    estimator : estimator
+    X, y : array_like
+    loss : {"zero_one", "squared"}
+    n_splits : int, default=15
+        J, at least 1.
+    n_pairs : int, default=10
+        M, at least 1.
+    test_size : float or int, default=0.1
+        ``n_test``, of the whole sample; each half keeps the same count.
+    alpha : float, default=0.05
+    random_state : None, int or numpy Generator
+    n_jobs : int or None
+
+    Returns
+    -------
+    RiskInterval
+        Target ``"expected"`` at ``n - n_test`` points; ``J (1 + 2M)`` fits.
+
+    Examples
+    --------
+    >>> from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+    >>> from cvbook.datasets import Twonorm
+    >>> X, y = Twonorm().sample(200, random_state=0)
+    >>> r = conservative_z_interval(LinearDiscriminantAnalysis(), X, y, n_splits=5, n_pairs=3,
+    ...                             random_state=0)
+    >>> r.method, r.n_fits
+    ('conservative_z', 35)
+    """
+    _check_loss(loss)
+    alpha = _check_alpha(alpha)
+    X, y, n = _check_data(X, y)
+    n_splits = check_int(n_splits, "n_splits", minimum=1)
+    n_pairs = check_int(n_pairs, "n_pairs", minimum=1)
+    n_test = _check_test_size(test_size, n)
+    half_n = n // 2
+    if half_n - n_test < 2:
+        raise ValueError(f"test_size leaves {half_n - n_test} training points in each half "
+                         f"sample of {half_n}: conservative Z needs n / 2 - n_test >= 2")
+    rng = _rng(random_state)
+    splits = _random_splits(y, n_splits, n_test, loss, rng)
+    # the pairs of disjoint halves, and the J splits inside each half (indices into X)
+    for _ in range(n_pairs):
+        perm = _half_permutation(y, loss, rng)
+        for part in (perm[:half_n], perm[half_n:2 * half_n]):
+            inner = _random_splits(y[part], n_splits, n_test, loss, rng)
+            splits.extend((part[tr], part[te]) for tr, te in inner)
+    means = np.array([v.mean() for v in split_losses(estimator, X, y, splits, loss, n_jobs)])
+    halves = means[n_splits:].reshape(n_pairs, 2, n_splits).mean(axis=2)
+    est, lo, hi = conservative_z_from_means(means[:n_splits], halves, alpha)
+    return RiskInterval(est, lo, hi, "conservative_z", "expected", n - n_test, len(splits), alpha)
+
+
+def conservative_z_from_means(split_means: Any, half_means: Any,
+                              alpha: float = 0.05) -> tuple[float, float, float]:
+    """Conservative Z interval from the J split means and the M pairs of half-sample estimates.
+
+    ``mu = mean(split_means)``; ``sigma**2 = sum_m (h[m, 0] - h[m, 1])**2 / (2 M)``;
+    the interval is ``mu ± z_{1 - alpha/2} sigma``.
+
+    Parameters
+    ----------
+    split_means : array_like of shape (J,)
+        Mean test loss of each split of all the data.
+    half_means : array_like of shape (M, 2)
+        The estimate on each of the two disjoint halves of pair ``m``.
+    alpha : float, default=0.05
+
+    Returns
+    -------
+    (estimate, lower, upper)
+
+    Examples
+    --------
+    >>> est, lo, hi = conservative_z_from_means([0.1, 0.2, 0.3], [[0.1, 0.3], [0.2, 0.2]])
+    >>> round(est, 3), round(hi - est, 4)     # sigma**2 = 0.04 / 4; 1.96 * 0.1
+    (0.2, 0.196)
+    """
+    mus = np.asarray(split_means, dtype=float)
+    h = np.asarray(half_means, dtype=float)
+    if mus.ndim != 1 or mus.size < 1:
+        raise ValueError(f"split_means must hold at least one split mean, got shape {mus.shape}")
+    if h.ndim != 2 or h.shape[1] != 2 or h.shape[0] < 1:
+        raise ValueError(f"half_means must have shape (M, 2) with M >= 1, got {h.shape}")
+    alpha = _check_alpha(alpha)
+    est = float(mus.mean())
+    sigma = math.sqrt(float(np.sum((h[:, 0] - h[:, 1]) ** 2)) / (2 * h.shape[0]))
+    half = _z(alpha) * sigma
+    return est, est - half, est + half
+
+
+def _half_permutation(y: np.ndarray, loss: str, rng: np.random.Generator) -> np.ndarray:
+    """A permutation whose first and second halves hold each class about equally (0-1 loss)."""
+    n = len(y)
+    if loss != "zero_one":
+        return rng.permutation(n)
+    # deal each class alternately into the two halves, then shuffle each half
+    first, second = [], []
+    turn = 0
+    for label in np.unique(y):
+        idx = rng.permutation(np.flatnonzero(y == label))
+        for j, i in enumerate(idx):
+            (first if (j + turn) % 2 == 0 else second).append(i)
+        turn = (turn + len(idx)) % 2
+    first, second = rng.permutation(first), rng.permutation(second)
+    if len(first) < len(second):
+        first, second = second, first
+    # len(first) = ceil(n/2): its surplus point goes last, outside both halves of size n // 2
+    return np.concatenate([first[: n // 2], second, first[n // 2:]]).astype(np.int64)
+
+
+# --------------------------------------------------------------------------- #
+# Nested cross-validation (Bates, Hastie & Tibshirani 2023)
+
+def _nested_repetition(rng: np.random.Generator, estimator, X, y, n_splits: int,
+                       loss: str) -> dict[str, np.ndarray]:
+    """One repetition of nested CV: (a, b) terms per outer fold, inner and outer losses."""
+    folds = [te for _, te in _kfold(y, n_splits, loss, rng)]
+    K = n_splits
+    n = len(y)
+    everything = np.arange(n)
+    # fits without two folds: losses on each of the two (Bates et al.'s inner CV, shared)
+    pair_splits, pairs = [], []
+    for f1 in range(K - 1):
+        for f2 in range(f1 + 1, K):
+            test = np.concatenate([folds[f1], folds[f2]])
+            pair_splits.append((np.setdiff1d(everything, test), test))
+            pairs.append((f1, f2))
+    pair_losses = split_losses(estimator, X, y, pair_splits, loss)
+    inner: dict[tuple[int, int], np.ndarray] = {}   # (scored fold, other left-out fold)
+    for (f1, f2), losses in zip(pairs, pair_losses):
+        inner[(f1, f2)] = losses[: len(folds[f1])]
+        inner[(f2, f1)] = losses[len(folds[f1]):]
+    outer = split_losses(estimator, X, y,
+                         [(np.setdiff1d(everything, f), f) for f in folds], loss)
+    a = np.empty(K)
+    b = np.empty(K)
+    for f1 in range(K):
+        e_in = np.concatenate([inner[(f2, f1)] for f2 in range(K) if f2 != f1])
+        a[f1] = e_in.mean() - outer[f1].mean()
+        b[f1] = np.var(outer[f1], ddof=1) / len(folds[f1])
+    return {"a": a, "b": b, "inner": np.concatenate(list(inner.values())),
+            "outer": np.concatenate(outer)}
+
+
+def nested_cv_from_losses(a: Any, b: Any, inner: Any, outer: Any, n: int, n_splits: int,
+                          alpha: float = 0.05, bias_correction: bool = True
+                          ) -> tuple[float, float, float, float]:
+    """Bates, Hastie & Tibshirani's nested-CV interval from its ingredients.
+
+    Parameters
+    ----------
+    a : array_like
+        For every outer fold of every repetition, ``mean(inner CV losses on the
+        other folds) - mean(losses on the held-out fold)``.
+    b : array_like
+        For the same folds, ``var(losses on the held-out fold) / fold size``.
+    inner : array_like
+        All inner-CV losses (each point K - 1 times per repetition).
+    outer : array_like
+        All outer losses (a K-fold CV per repetition).
+    n : int
+        Sample size.
+    n_splits : int
+        K.
+    alpha : float, default=0.05
+    bias_correction : bool, default=True
+
+    Returns
+    -------
+    (estimate, lower, upper, inflation)
+        ``MSE = mean(a**2) - mean(b)``; the standard error
+        ``sd(inner) / sqrt(n) * inflation``, with
+        ``inflation = sqrt(MSE) / (sd(inner) / sqrt(n (K - 1) / K))`` clipped to
+        ``[1, sqrt(K)]``; the estimate ``mean(inner) - bias`` with
+        ``bias = (mean(inner) - mean(outer)) * (1 + ((K - 2) / K) ** 1.5)``.
+
+    Examples
+    --------
+    >>> est, lo, hi, infl = nested_cv_from_losses([0.5, -0.5], [0.001, 0.001],
+    ...     [0.0, 1.0, 0.0, 1.0], [0.0, 1.0, 1.0, 1.0], n=4, n_splits=2, alpha=0.05)
+    >>> round(est, 4), round(infl, 4)  # bias (0.5 - 0.75) * 1; sqrt(0.249) / (0.5774 / sqrt(2))
+    (0.75, 1.2223)
+    """
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    inner, outer = np.asarray(inner, dtype=float), np.asarray(outer, dtype=float)
+    K = check_int(n_splits, "n_splits", minimum=2)
+    mse = float(np.mean(a ** 2) - np.mean(b))
+    sd = float(np.std(inner, ddof=1))
+    n_sub = math.floor(n * (K - 1) / K)
+    if sd > 0:
+        inflation = math.sqrt(max(0.0, mse)) / (sd / math.sqrt(n_sub))
+        inflation = min(max(inflation, 1.0), math.sqrt(K))
+    else:
+        inflation = 1.0
+    raw = float(inner.mean())
+    bias = (raw - float(outer.mean())) * (1 + ((K - 2) / K) ** 1.5) if bias_correction else 0.0
+    est = raw - bias
+    half = _z(alpha) * sd / math.sqrt(n) * inflation
+    return est, est - half, est + half, inflation
+
+
+def nested_cv_interval(estimator, X, y, *, loss: str = "zero_one", n_splits: int = 5,
+                       n_repeats: int = 20, bias_correction: bool = True, alpha: float = 0.05,
+                       random_state=None, n_jobs: int | None = None) -> RiskInterval:
+    """Bates, Hastie & Tibshirani's (2023) nested cross-validation interval.
+
+    Each repetition draws K folds. For every outer fold ``k`` it runs a
+    (K-1)-fold CV on the other folds -- the *inner* losses -- and scores the
+    model fitted without fold ``k`` on fold ``k`` -- the *outer* losses. The
+    squared gap between the two means, less the binomial-type noise of the
+    outer mean, estimates the mean squared error of a CV estimate; that
+    estimate, rescaled to ``n`` points, is the interval's standard error
+    (see :func:`nested_cv_from_losses`). As in the authors' implementation,
+    each inner fit leaves two folds out and is shared by both, so a
+    repetition costs ``K (K - 1) / 2 + K`` fits; the bias correction reads the
+    plain K-fold CV off the outer fits (the authors re-run a separate CV,
+    same estimator, more fits).
+
+    Parameters
+    ----------
+    estimator : estimator
+    X, y : array_like
+    loss : {"zero_one", "squared"}
+    n_splits : int, default=5
+        K, at least 3 (the inner CV needs 2 folds).
+    n_repeats : int, default=20
+        Repetitions over random fold assignments, at least 1 (the authors use
+        50 or more for a stable standard error).
+    bias_correction : bool, default=True
+        Shift the estimate from training size ``n (K - 2) / K`` toward ``n``.
+    alpha : float, default=0.05
+    random_state : None, int or numpy Generator
+    n_jobs : int or None
+        Repetitions run in parallel, each with its own spawned generator
+        (:func:`cvbook.simulation.repeat`), so the result does not depend on it.
+
+    Returns
+    -------
+    RiskInterval
+        Target ``"conditional"``: the risk of the model fitted on all ``n``
+        points (Bates et al.'s ``Err_XY``).
+
+    Examples
+    --------
+    >>> from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+    >>> from cvbook.datasets import Twonorm
+    >>> X, y = Twonorm().sample(100, random_state=0)
+    >>> r = nested_cv_interval(LinearDiscriminantAnalysis(), X, y, n_repeats=2, random_state=0)
+    >>> r.method, r.target, r.n_fits, r.train_size
+    ('nested_cv', 'conditional', 30, 100)
+    """
+    _check_loss(loss)
+    alpha = _check_alpha(alpha)
+    X, y, n = _check_data(X, y)
+    n_splits = check_int(n_splits, "n_splits", minimum=3, maximum=n // 2)
+    n_repeats = check_int(n_repeats, "n_repeats", minimum=1)
+    seed = _seed(_rng(random_state))
+    reps = repeat(_nested_repetition, n_repeats, random_state=seed, n_jobs=n_jobs,
+                  estimator=estimator, X=X, y=y, n_splits=n_splits, loss=loss)
+    parts = {key: np.concatenate([r[key] for r in reps]) for key in reps[0]}
+    est, lo, hi, _ = nested_cv_from_losses(parts["a"], parts["b"], parts["inner"],
+                                           parts["outer"], n, n_splits, alpha, bias_correction)
+    n_fits = n_repeats * (n_splits * (n_splits - 1) // 2 + n_splits)
+    return RiskInterval(est, lo, hi, "nested_cv", "conditional", n, n_fits, alpha)
+
+
+#: The interval methods, by the name in :attr:`RiskInterval.method`, with a label.
+INTERVAL_METHODS: dict[str, str] = {
+    "holdout_wald": "hold-out, Wald",
+    "holdout_cp": "hold-out, Clopper–Pearson",
+    "cv_wald": "naive K-fold Wald (Bayle et al.)",
+    "corrected_t": "corrected resampled t (Nadeau–Bengio)",
+    "conservative_z": "conservative Z (Nadeau–Bengio)",
+    "nested_cv": "nested CV (Bates et al.)",
+}

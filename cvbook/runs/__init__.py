@@ -1,0 +1,1 @@
+"""Drivers of the long runs: command lines, records on disk, resume."""
