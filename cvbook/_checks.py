@@ -215,6 +215,9 @@ def check_integer_array(value: Any, name: str, *, minimum: int | None = None,
     if _is_string(value):
         raise ArgumentTypeError(f"{name} must hold integers, got the string {_describe(value)}")
     arr = _numeric_array(value, name, what="integers")
+    if isinstance(value, (list, tuple)) and arr.size and any(
+            isinstance(v, (bool, np.bool_)) for v in np.asarray(value, dtype=object).ravel()):
+        raise ArgumentTypeError(f"{name} must hold integers, got booleans in {_describe(value)}")
     if ndim is not None and arr.ndim != ndim:
         raise ValueError(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
     if not np.issubdtype(arr.dtype, np.integer):
