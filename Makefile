@@ -73,11 +73,11 @@ $(STAMP_MIN): pyproject.toml constraints-min.txt
 	$(VENV_MIN)/bin/python -m pip check
 	@touch $(STAMP_MIN)
 
-unit-min: $(STAMP_MIN)
-	$(call timed,unit-min,$(VENV_MIN)/bin/python -m pytest -p no:cacheprovider tests \
-	    --doctest-modules cvbook --ignore=tests/test_papermill.py --ignore=tests/test_site.py \
-	    --ignore=tests/test_book.py --ignore=tests/test_environment.py \
-	    --ignore=tests/test_ckcv_dask.py --ignore=tests/booktoc.py -q)
+# The tests of `make unit`, less those that read the book's files with dev-only packages
+# (nbformat, pyyaml); the dask test skips itself (dask is not a runtime dependency).
+unit-min: $(STAMP_MIN)  ## unit tests and doctests at the minimum versions (cached .venv-min)
+	$(call timed,unit-min,$(VENV_MIN)/bin/python -m pytest -p no:cacheprovider -q $(UNIT_ARGS) \
+	    --ignore=tests/booktoc.py --ignore=tests/test_book.py --ignore=tests/test_environment.py)
 
 papermill: install  ## every chapter re-run by papermill: parameters, bad values, other seeds
 	$(call timed,papermill,$(PYTEST) tests/test_papermill.py)
