@@ -614,3 +614,31 @@ def test_ridge_estimates_and_risks_refuses(kwargs, match):
 def test_ridge_loo_mse_refuses(X, y, alpha, match):
     with pytest.raises(ValueError, match=match):
         ridge_loo_mse(X, y, alpha)
+
+
+@pytest.mark.parametrize("alpha", [1e-3, 1.0, 1e4])
+def test_fast_ridge_fit_is_sklearns_ridge(alpha):
+    from cvbook.loo import _ridge_fit
+    X, y = _data(m=15, d=4, seed=16)
+    ref = Ridge(alpha=alpha).fit(X, y)
+    w, b = _ridge_fit(X, y, alpha)
+    np.testing.assert_allclose(w, ref.coef_, rtol=1e-10, atol=1e-12)
+    assert b == pytest.approx(ref.intercept_, rel=1e-10)
+
+
+def test_ridge_study_kfold_is_the_books_kfold():
+    """The K-fold estimate equals cvbook.kfold.kfold_risks on the same folds."""
+    from sklearn.model_selection import KFold
+
+    from cvbook.book import int_seed
+    from cvbook.datasets import LinearGaussianRegression
+    from cvbook.kfold import kfold_risks
+    dist = LinearGaussianRegression(dim=5)
+    out = ridge_estimates_and_risks(np.random.default_rng(8), dist, m=30, alpha=1.0, ks=(5,))
+    rng = np.random.default_rng(8)
+    X, y = dist.sample(30, random_state=int_seed(rng))
+    folds = list(KFold(5, shuffle=True, random_state=int_seed(rng)).split(X))
+    ref = kfold_risks(Ridge(alpha=1.0), X, y, loss="squared", cv=folds).mean
+    assert out["estimates"]["5-fold"] == pytest.approx(ref, rel=1e-10)
+    assert out["estimates"]["LOO"] == pytest.approx(
+        loo_risk(Ridge(alpha=1.0), X, y, loss="squared"), rel=1e-10)
