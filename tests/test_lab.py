@@ -78,6 +78,16 @@ def lab(tmp_path_factory, notebook):
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(home / "config"),
            "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
            "JUPYTERLAB_SETTINGS_DIR": str(home / "settings")}
+    # Render every cell (JupyterLab 4 otherwise only renders the cells in view, and the
+    # test reads the whole notebook), and no news pop-up over the page.
+    for plugin, settings in {
+        "@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"},
+        "@jupyterlab/apputils-extension/notification": {"fetchNews": "false",
+                                                        "checkForUpdates": False},
+    }.items():
+        path = home / "settings" / f"{plugin}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(settings))
     port = _free_port()
     cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
            f"--port={port}", "--ip=127.0.0.1", "--ServerApp.token=", "--ServerApp.password=",
@@ -144,7 +154,11 @@ def test_run_all_shows_figures_and_numbers(lab: str, notebook: dict) -> None:
             page.wait_for_timeout(3000)  # markdown cells evaluate their expressions
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             shot = SCREENSHOTS / f"lab_{CHAPTER}.png"
-            page.screenshot(path=str(shot), full_page=True)
+            page.screenshot(path=str(shot))  # the end of the notebook, as the run leaves it
+            scroller = page.locator(".jp-WindowedPanel-outer, .jp-Notebook").first
+            scroller.evaluate("el => { el.scrollTop = 0; }")
+            page.wait_for_timeout(500)
+            page.screenshot(path=str(SCREENSHOTS / f"lab_{CHAPTER}_top.png"))
 
             problems = []
             if len(done) != len(code_cells):
