@@ -30,7 +30,7 @@ def test_from_scratch_folds_equal_sklearn_kfold(k):
     ours = kfold_indices(53, k, random_state=7)
     theirs = [test for _, test in KFold(k, shuffle=True, random_state=7).split(np.zeros(53))]
     assert len(ours) == k
-    for a, b in zip(ours, theirs):
+    for a, b in zip(ours, theirs, strict=True):
         np.testing.assert_array_equal(a, b)
     np.testing.assert_array_equal(np.sort(np.concatenate(ours)), np.arange(53))
 
@@ -247,3 +247,219 @@ def test_estimate_boxplot_draws_and_refuses():
     with pytest.raises(TypeError, match="ax"):
         estimate_boxplot(None, errs, ["a", "b", "c"])
     plt.close(fig)
+
+
+# --- hostile input (issue 13): every bad argument named, no silent wrong answer ----------
+
+from cvbook.kfold import (  # noqa: E402
+    KernelRidgeClassifier,
+    candidate_grid,
+    correlation_interval,
+    grid_nested_kfold,
+    paired_difference,
+    selection_study,
+)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(outer_splits=1), "outer_splits"),
+    (dict(outer_splits=0), "outer_splits"),
+    (dict(outer_splits=2.0), "outer_splits"),
+    (dict(outer_splits="5"), "outer_splits"),
+    (dict(outer_splits=True), "outer_splits"),
+    (dict(outer_splits=54), "outer_splits"),
+    (dict(inner_splits=1), "inner_splits"),
+    (dict(inner_splits=-3), "inner_splits"),
+    (dict(inner_splits=3.5), "inner_splits"),
+    (dict(inner_splits=50), "inner_splits"),   # more than the outer training part holds
+])
+def test_nested_kfold_names_the_bad_split_count(data, kwargs, match):
+    X, y = data
+    with pytest.raises(ValueError, match=match):
+        nested_kfold([SVC()], X, y, **kwargs)
+
+
+def test_nested_kfold_inner_splits_may_use_the_whole_outer_training_part(data):
+    X, y = data                      # 53 points, 5 outer folds: smallest training part 42
+    res = nested_kfold([LinearDiscriminantAnalysis()], X, y, outer_splits=5, inner_splits=42,
+                       random_state=0)
+    assert res.outer.n_splits == 5
+
+
+def test_cv_int_is_the_number_of_folds_as_in_sklearn(data):
+    X, y = data
+    by_int = kfold_risks(LinearDiscriminantAnalysis(), X, y, cv=4, random_state=3)
+    by_n = kfold_risks(LinearDiscriminantAnalysis(), X, y, n_splits=4, random_state=3)
+    np.testing.assert_array_equal(by_int.risks, by_n.risks)
+
+
+@pytest.mark.parametrize("cv, match", [
+    ([], "cv"), ((), "cv"), (iter([]), "cv"), (1, "cv"), (0, "cv"), (54, "cv"), (2.5, "cv"),
+    ("5", "cv"), (True, "cv"), ([([0, 1], [])], "cv"), ([([0], [99])], "cv"),
+    ([([0], [-1])], "cv"), ([(0, 1, 2)], "cv"),
+])
+def test_bad_cv_refused_by_name(data, cv, match):
+    X, y = data
+    with pytest.raises(ValueError, match=match):
+        kfold_risks(LinearDiscriminantAnalysis(), X, y, cv=cv)
+
+
+@pytest.mark.parametrize("func", ["scratch", "risks", "select", "nested"])
+def test_column_y_flattened_with_warning_and_same_answer(data, func):
+    from sklearn.exceptions import DataConversionWarning
+
+    X, y = data
+    run = {
+        "scratch": lambda yy: kfold_from_scratch(LinearDiscriminantAnalysis(), X, yy, 5, 0),
+        "risks": lambda yy: kfold_risks(LinearDiscriminantAnalysis(), X, yy, 5,
+                                        random_state=0).risks,
+        "select": lambda yy: kfold_select([SVC(C=1.0), SVC(C=10.0)], X, yy,
+                                          random_state=0).risks,
+        "nested": lambda yy: nested_kfold([SVC(C=1.0), SVC(C=10.0)], X, yy, 3, 3,
+                                          random_state=0).outer.risks,
+    }[func]
+    with pytest.warns(DataConversionWarning):
+        col = run(y[:, None])
+    np.testing.assert_array_equal(col, run(y))
+
+
+@pytest.mark.parametrize("bad_y, match", [
+    ("2d", "y"), ("complex", "y"), ("short", "same length"), ("nan", "y"), ("empty", "y"),
+])
+@pytest.mark.parametrize("func", ["scratch", "risks", "select", "nested"])
+def test_bad_y_refused(data, bad_y, match, func):
+    X, y = data
+    y_bad = {"2d": np.c_[y, y], "complex": y + 0j, "short": y[:-1],
+             "nan": np.where(y > 0, 1.0, np.nan), "empty": y[:0]}[bad_y]
+    run = {
+        "scratch": lambda: kfold_from_scratch(LinearDiscriminantAnalysis(), X, y_bad, 5, 0),
+        "risks": lambda: kfold_risks(LinearDiscriminantAnalysis(), X, y_bad, 5),
+        "select": lambda: kfold_select([SVC()], X, y_bad),
+        "nested": lambda: nested_kfold([SVC()], X, y_bad, 3, 3),
+    }[func]
+    with pytest.raises(ValueError, match=match):
+        run()
+
+
+@pytest.mark.parametrize("bad_X", ["complex", "strings", "1d", "no_columns", "inf"])
+def test_bad_X_refused_by_name(data, bad_X):
+    X, y = data
+    X_bad = {"complex": X + 1j, "strings": X.astype(str), "1d": X[:, 0],
+             "no_columns": X[:, :0], "inf": np.where(X > 2, np.inf, X)}[bad_X]
+    with pytest.raises(ValueError, match="X"):
+        kfold_risks(LinearDiscriminantAnalysis(), X_bad, y, 5)
+
+
+@pytest.mark.parametrize("seed", [0, 7, np.int64(7), 2**32 - 1])
+def test_kfold_indices_identical_to_sklearn_for_any_int(seed):
+    ours = kfold_indices(23, 4, random_state=seed)
+    theirs = [t for _, t in KFold(4, shuffle=True, random_state=seed).split(np.zeros(23))]
+    for a, b in zip(ours, theirs, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("seed", [np.random.default_rng(1), np.random.RandomState(1),
+                                  np.random.SeedSequence(1), None])
+def test_every_seed_kind_accepted(data, seed):
+    X, y = data
+    folds = kfold_indices(20, 4, random_state=seed)
+    np.testing.assert_array_equal(np.sort(np.concatenate(folds)), np.arange(20))
+    assert kfold_risks(LinearDiscriminantAnalysis(), X, y, 4, random_state=seed).n_splits == 4
+    assert make_kfold(3, m=10, random_state=seed).get_n_splits() == 3
+
+
+@pytest.mark.parametrize("seed", [-1, 2**32, 1.5, "0", True, [1]])
+@pytest.mark.parametrize("func", ["indices", "make", "risks", "select", "nested", "grid"])
+def test_bad_seed_refused_by_name(data, seed, func):
+    X, y = data
+    run = {
+        "indices": lambda: kfold_indices(20, 4, random_state=seed),
+        "make": lambda: make_kfold(3, m=10, random_state=seed),
+        "risks": lambda: kfold_risks(LinearDiscriminantAnalysis(), X, y, 4, random_state=seed),
+        "select": lambda: kfold_select([SVC()], X, y, random_state=seed),
+        "nested": lambda: nested_kfold([SVC()], X, y, 3, 3, random_state=seed),
+        "grid": lambda: grid_nested_kfold(X, y, [1.0], [1.0], 3, 3, random_state=seed),
+    }[func]
+    with pytest.raises(ValueError, match="random_state"):
+        run()
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(stratify="yes"), "stratify"), (dict(shuffle=1), "shuffle"),
+    (dict(n_splits=2.0), "n_splits"), (dict(n_splits=np.inf), "n_splits"),
+])
+def test_make_kfold_flags_named(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        make_kfold(m=10, **{"n_splits": 3, **kwargs})
+
+
+def test_empty_or_single_candidates_refused(data):
+    X, y = data
+    with pytest.raises(ValueError, match="candidates"):
+        kfold_select([], X, y)
+    with pytest.raises(TypeError, match="candidates"):
+        kfold_select(SVC(), X, y)
+    with pytest.raises(TypeError, match="candidates"):
+        nested_kfold("svm", X, y)
+
+
+# --- the fast grid selection equals the generic one; the study and its summaries ---------
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_grid_nested_equals_generic_nested(seed):
+    X, y = TwoGaussians(dim=3).sample(24, random_state=seed)
+    alphas, gammas = [0.01, 1.0], [0.1, 1.0]
+    grid = candidate_grid("kridge", alphas, gammas)
+    fast = grid_nested_kfold(X, y, alphas, gammas, 3, 3, random_state=seed)
+    sel = kfold_select(grid.candidates, X, y, 3, random_state=seed)
+    nest = nested_kfold(grid.candidates, X, y, 3, 3, random_state=seed)
+    np.testing.assert_allclose(fast.scores, sel.mean_risks, atol=1e-12)
+    assert fast.best_index == sel.best_index
+    np.testing.assert_allclose(fast.nested.outer.risks, nest.outer.risks, atol=1e-12)
+    np.testing.assert_array_equal(fast.nested.chosen, nest.chosen)
+    np.testing.assert_allclose(fast.nested.inner_best, nest.inner_best, atol=1e-12)
+
+
+def test_kernel_ridge_classifier_labels_and_one_class():
+    X, y = TwoGaussians(dim=2).sample(30, random_state=0)
+    labels = np.where(y > 0, "pos", "neg")
+    clf = KernelRidgeClassifier(alpha=0.1, gamma=0.5).fit(X, labels)
+    assert set(clf.predict(X)) <= {"pos", "neg"}
+    one = KernelRidgeClassifier().fit(X, np.ones(30))
+    np.testing.assert_array_equal(one.predict(X), np.ones(30))
+    with pytest.raises(ValueError, match="alpha"):
+        KernelRidgeClassifier(alpha=0).fit(X, y)
+    with pytest.raises(ValueError, match="features"):
+        clf.predict(X[:, :1])
+
+
+def test_selection_study_null_truth_and_n_jobs():
+    kw = dict(distribution=TwoGaussians(dim=2), m=20, alphas=[0.1, 1.0], gammas=[1.0],
+              n_repeats=3, outer_splits=3, inner_splits=3, random_state=4, n_test=500)
+    one = selection_study(n_jobs=1, null=True, **kw)
+    two = selection_study(n_jobs=2, null=True, **kw)
+    np.testing.assert_array_equal(one.own, two.own)
+    np.testing.assert_array_equal(one.truths, 0.5)
+    real = selection_study(n_jobs=1, **kw)
+    assert np.all((real.truths > 0) & (real.truths < 0.5))
+    with pytest.raises(ValueError, match="null"):
+        selection_study(null="no", **kw)
+
+
+def test_paired_difference_and_correlation_interval():
+    p = paired_difference([1.0, 2.0, 3.0, 4.0], [0.0, 0.0, 0.0, 0.0])
+    assert p.mean == 2.5 and p.se == pytest.approx(np.std([1, 2, 3, 4], ddof=1) / 2)
+    assert p.z == pytest.approx(2.5 / p.se)
+    assert paired_difference([1.0, 1.0], [0.0, 0.0]).z == np.inf
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=400)
+    r, lo, hi = correlation_interval(a, a + rng.normal(size=400))
+    assert lo < 1 / np.sqrt(2) < hi and lo < r < hi
+    for bad in ([1.0, np.nan, 2.0, 3.0], [[1.0, 2.0]], "abc"):
+        with pytest.raises(ValueError):
+            correlation_interval(bad, [1.0, 2.0, 3.0, 4.0])
+    with pytest.raises(ValueError, match="vary"):
+        correlation_interval([1.0] * 5, [1.0, 2.0, 3.0, 4.0, 5.0])
+    with pytest.raises(ValueError, match="level"):
+        correlation_interval([1.0, 2, 3, 4], [2.0, 1, 4, 3], level=1.5)
