@@ -63,7 +63,8 @@ def _as_array(value: Any, name: str) -> np.ndarray:
     if hasattr(value, "toarray") and hasattr(value, "nnz"):
         raise ArgumentTypeError(
             f"{name} must be a dense array, got a sparse matrix; convert it with "
-            f"{name}.toarray() if it fits in memory")
+            f"{name}.toarray() if it fits in memory"
+        )
     try:
         return np.asarray(value)
     except ValueError as err:  # ragged nested sequences
@@ -71,7 +72,7 @@ def _as_array(value: Any, name: str) -> np.ndarray:
 
 
 def check_not_complex(value: Any, name: str) -> np.ndarray:
-    """Return ``value`` as an array; refuse complex numbers instead of dropping their imaginary part.
+    """Return ``value`` as an array; refuse complex numbers (never drop the imaginary part).
 
     Examples
     --------
@@ -83,8 +84,9 @@ def check_not_complex(value: Any, name: str) -> np.ndarray:
     cvbook._checks.ArgumentTypeError: X must be real, got complex values
     """
     arr = _as_array(value, name)
-    if np.iscomplexobj(arr) or (arr.dtype == object
-                                and any(isinstance(v, complex) for v in arr.ravel())):
+    if np.iscomplexobj(arr) or (
+        arr.dtype == object and any(isinstance(v, complex) for v in arr.ravel())
+    ):
         raise ArgumentTypeError(f"{name} must be real, got complex values")
     return arr
 
@@ -106,9 +108,15 @@ def _numeric_array(value: Any, name: str, what: str = "numbers") -> np.ndarray:
     return arr
 
 
-def check_float(value: Any, name: str, minimum: float | None = None,
-                maximum: float | None = None, *, allow_inf: bool = False,
-                exclusive: bool = False) -> float:
+def check_float(
+    value: Any,
+    name: str,
+    minimum: float | None = None,
+    maximum: float | None = None,
+    *,
+    allow_inf: bool = False,
+    exclusive: bool = False,
+) -> float:
     """Return ``value`` as a Python ``float``: a real scalar in ``[minimum, maximum]``.
 
     Strings, lists, arrays with more than one entry, booleans, complex numbers
@@ -124,13 +132,19 @@ def check_float(value: Any, name: str, minimum: float | None = None,
     ...
     cvbook._checks.ArgumentTypeError: delta must be a real number, got '0.05'
     """
-    if (_is_string(value) or isinstance(value, (bool, np.bool_))
-            or not isinstance(value, (numbers.Real, np.ndarray))):
+    if (
+        _is_string(value)
+        or isinstance(value, (bool, np.bool_))
+        or not isinstance(value, (numbers.Real, np.ndarray))
+    ):
         raise ArgumentTypeError(f"{name} must be a real number, got {_describe(value)}")
-    if isinstance(value, np.ndarray):
-        if value.ndim != 0 or not np.issubdtype(value.dtype, np.number) or \
-                np.iscomplexobj(value) or value.dtype == bool:
-            raise ArgumentTypeError(f"{name} must be a real number, got {_describe(value)}")
+    if isinstance(value, np.ndarray) and (
+        value.ndim != 0
+        or not np.issubdtype(value.dtype, np.number)
+        or np.iscomplexobj(value)
+        or value.dtype == bool
+    ):
+        raise ArgumentTypeError(f"{name} must be a real number, got {_describe(value)}")
     value = float(value)
     if np.isnan(value) or (np.isinf(value) and not allow_inf):
         raise ValueError(f"{name} must be a finite number, got {value}")
@@ -162,16 +176,16 @@ def check_open_unit(value: Any, name: str, *, scalar: bool = False) -> Any:
             raise ValueError(f"{name} must lie strictly between 0 and 1, got {_describe(value)}")
         return out
     if _is_string(value):
-        raise ArgumentTypeError(f"{name} must be a number strictly between 0 and 1, "
-                                f"got {_describe(value)}")
+        raise ArgumentTypeError(
+            f"{name} must be a number strictly between 0 and 1, got {_describe(value)}"
+        )
     arr = _numeric_array(value, name).astype(float)
     if not np.all(np.isfinite(arr)) or np.any(arr <= 0) or np.any(arr >= 1):
         raise ValueError(f"{name} must lie strictly between 0 and 1, got {_describe(value)}")
     return arr
 
 
-def check_int(value: Any, name: str, minimum: int | None = None,
-              maximum: int | None = None) -> int:
+def check_int(value: Any, name: str, minimum: int | None = None, maximum: int | None = None) -> int:
     """Return ``value`` as an ``int`` in ``[minimum, maximum]`` (bounds optional).
 
     Only integer types pass (``int``, numpy integers): ``3.7``, ``3.0``,
@@ -196,8 +210,9 @@ def check_int(value: Any, name: str, minimum: int | None = None,
     return value
 
 
-def check_integer_array(value: Any, name: str, *, minimum: int | None = None,
-                        ndim: int | None = None) -> np.ndarray:
+def check_integer_array(
+    value: Any, name: str, *, minimum: int | None = None, ndim: int | None = None
+) -> np.ndarray:
     """Return ``value`` as an int64 array of integral values.
 
     Floats with integral values (``2.0``) are accepted; ``3.7``, NaN, inf,
@@ -215,8 +230,11 @@ def check_integer_array(value: Any, name: str, *, minimum: int | None = None,
     if _is_string(value):
         raise ArgumentTypeError(f"{name} must hold integers, got the string {_describe(value)}")
     arr = _numeric_array(value, name, what="integers")
-    if isinstance(value, (list, tuple)) and arr.size and any(
-            isinstance(v, (bool, np.bool_)) for v in np.asarray(value, dtype=object).ravel()):
+    if (
+        isinstance(value, (list, tuple))
+        and arr.size
+        and any(isinstance(v, (bool, np.bool_)) for v in np.asarray(value, dtype=object).ravel())
+    ):
         raise ArgumentTypeError(f"{name} must hold integers, got booleans in {_describe(value)}")
     if ndim is not None and arr.ndim != ndim:
         raise ValueError(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
@@ -302,7 +320,9 @@ def check_1d_labels(y: Any, name: str = "y", *, allow_empty: bool = False) -> np
         warnings.warn(
             f"{name} is a column vector of shape {arr.shape}; it was flattened to shape "
             f"({arr.shape[0]},). Pass a 1-d array, for example with {name}.ravel().",
-            DataConversionWarning, stacklevel=3)
+            DataConversionWarning,
+            stacklevel=3,
+        )
         arr = arr.ravel()
     if arr.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional (shape (n,)), got shape {arr.shape}")
@@ -361,21 +381,22 @@ def check_features(X: Any, name: str = "X", *, min_samples: int = 1) -> np.ndarr
     arr = _numeric_array(X, name)
     if arr.ndim != 2:
         hint = f" (reshape with {name}.reshape(-1, 1) for one feature)" if arr.ndim == 1 else ""
-        raise ValueError(f"{name} must be 2-dimensional (n_samples, n_features), "
-                         f"got shape {arr.shape}{hint}")
+        raise ValueError(
+            f"{name} must be 2-dimensional (n_samples, n_features), got shape {arr.shape}{hint}"
+        )
     if arr.shape[1] == 0:
         raise ValueError(f"{name} must have at least one feature (column), got shape {arr.shape}")
     if arr.shape[0] < min_samples:
-        raise ValueError(f"{name} must have at least {min_samples} sample(s) (rows), "
-                         f"got shape {arr.shape}")
+        raise ValueError(
+            f"{name} must have at least {min_samples} sample(s) (rows), got shape {arr.shape}"
+        )
     arr = arr.astype(float)
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must be finite: it holds NaN or infinite values")
     return arr
 
 
-def check_cv(cv: Any, name: str = "cv", *, n_samples: int | None = None,
-             minimum: int = 2) -> Any:
+def check_cv(cv: Any, name: str = "cv", *, n_samples: int | None = None, minimum: int = 2) -> Any:
     """Check a cross-validation argument, as scikit-learn's ``cv`` accepts it.
 
     Returns
@@ -399,8 +420,10 @@ def check_cv(cv: Any, name: str = "cv", *, n_samples: int | None = None,
     ...
     ValueError: cv must hold at least one (train, test) split, got an empty iterable
     """
-    allowed = "an int >= {m}, a splitter with split/get_n_splits, or an iterable of " \
-              "(train, test) index pairs".format(m=minimum)
+    allowed = (
+        f"an int >= {minimum}, a splitter with split/get_n_splits, or an iterable of "
+        "(train, test) index pairs"
+    )
     if isinstance(cv, (bool, np.bool_)) or cv is None or _is_string(cv):
         raise ArgumentTypeError(f"{name} must be {allowed}, got {_describe(cv)}")
     if isinstance(cv, numbers.Integral):
@@ -414,8 +437,9 @@ def check_cv(cv: Any, name: str = "cv", *, n_samples: int | None = None,
         try:
             train, test = pair
         except (TypeError, ValueError):
-            raise ValueError(f"{name}[{i}] must be a (train, test) pair of index arrays, "
-                             f"got {_describe(pair)}") from None
+            raise ValueError(
+                f"{name}[{i}] must be a (train, test) pair of index arrays, got {_describe(pair)}"
+            ) from None
         train = check_integer_array(train, f"{name}[{i}] train indices", ndim=1, minimum=0)
         test = check_integer_array(test, f"{name}[{i}] test indices", ndim=1, minimum=0)
         if test.size == 0:
@@ -423,20 +447,23 @@ def check_cv(cv: Any, name: str = "cv", *, n_samples: int | None = None,
         if n_samples is not None:
             top = max(train.max(initial=-1), test.max(initial=-1))
             if top >= n_samples:
-                raise ValueError(f"{name}[{i}] holds index {top}, but there are only "
-                                 f"{n_samples} samples")
+                raise ValueError(
+                    f"{name}[{i}] holds index {top}, but there are only {n_samples} samples"
+                )
         splits.append((train, test))
     if not splits:
-        raise ValueError(f"{name} must hold at least one (train, test) split, "
-                         f"got an empty iterable")
+        raise ValueError(
+            f"{name} must hold at least one (train, test) split, got an empty iterable"
+        )
     return splits
 
 
-_SEED_TYPES = ("None, an int in [0, 2**32), a numpy Generator, RandomState or SeedSequence")
+_SEED_TYPES = "None, an int in [0, 2**32), a numpy Generator, RandomState or SeedSequence"
 
 
-def check_random_state(random_state: Any, name: str = "random_state", *,
-                       to: str = "generator") -> Any:
+def check_random_state(
+    random_state: Any, name: str = "random_state", *, to: str = "generator"
+) -> Any:
     """The one seed rule of cvbook: accept the same five kinds of seed everywhere.
 
     ``random_state`` may be ``None`` (fresh entropy), an ``int`` in
@@ -475,8 +502,12 @@ def check_random_state(random_state: Any, name: str = "random_state", *,
         raise ValueError(f"to must be 'generator', 'randomstate' or 'seed', got {to!r}")
     rs = random_state
     if isinstance(rs, (bool, np.bool_)) or not (
-            rs is None or isinstance(rs, (numbers.Integral, np.random.Generator,
-                                          np.random.RandomState, np.random.SeedSequence))):
+        rs is None
+        or isinstance(
+            rs,
+            (numbers.Integral, np.random.Generator, np.random.RandomState, np.random.SeedSequence),
+        )
+    ):
         raise ArgumentTypeError(f"{name} must be {_SEED_TYPES}, got {_describe(rs)}")
     if isinstance(rs, numbers.Integral):
         rs = int(rs)
@@ -505,8 +536,11 @@ def check_random_state(random_state: Any, name: str = "random_state", *,
         return int(rs.randint(0, 2**32, dtype=np.int64))
     if isinstance(rs, np.random.SeedSequence):
         ent = rs.entropy
-        return int(ent) if isinstance(ent, numbers.Integral) and not rs.spawn_key \
+        return (
+            int(ent)
+            if isinstance(ent, numbers.Integral) and not rs.spawn_key
             else int(rs.generate_state(1)[0])
+        )
     return rs
 
 
@@ -521,8 +555,9 @@ def check_rng(random_state: Any, name: str = "random_state") -> np.random.Genera
     return check_random_state(random_state, name, to="generator")
 
 
-def check_xy(X: Any, y: Any, *, X_name: str = "X",
-             y_name: str = "y") -> tuple[np.ndarray, np.ndarray]:
+def check_xy(
+    X: Any, y: Any, *, X_name: str = "X", y_name: str = "y"
+) -> tuple[np.ndarray, np.ndarray]:
     """Return ``(X, y)`` checked for a learner: features by :func:`check_features`,
     labels by :func:`check_1d_labels` (a ``(n, 1)`` column is flattened with a
     ``DataConversionWarning``), and one label per row of ``X``.
@@ -566,8 +601,11 @@ def check_candidates(candidates: Any, name: str = "candidates") -> list:
     """
     from sklearn.base import clone
 
-    if _is_string(candidates) or hasattr(candidates, "get_params") or \
-            not isinstance(candidates, Iterable):
+    if (
+        _is_string(candidates)
+        or hasattr(candidates, "get_params")
+        or not isinstance(candidates, Iterable)
+    ):
         raise ArgumentTypeError(f"{name} must be a list of estimators, got {_describe(candidates)}")
     candidates = list(candidates)
     if not candidates:
@@ -578,5 +616,6 @@ def check_candidates(candidates: Any, name: str = "candidates") -> list:
         except (TypeError, RuntimeError, AttributeError, ValueError):
             raise ArgumentTypeError(
                 f"{name}[{i}] must be a scikit-learn estimator that sklearn.base.clone can "
-                f"copy, got {_describe(est)}") from None
+                f"copy, got {_describe(est)}"
+            ) from None
     return candidates

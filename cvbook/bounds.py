@@ -29,15 +29,22 @@ import warnings
 import numpy as np
 from scipy import optimize, special, stats
 
-from ._checks import (ArgumentTypeError, check_1d_labels, check_bool, check_float, check_int,
-                      check_integer_array, check_open_unit,
-                      check_same_length)
+from ._checks import (
+    ArgumentTypeError,
+    check_1d_labels,
+    check_bool,
+    check_float,
+    check_int,
+    check_integer_array,
+    check_open_unit,
+    check_same_length,
+)
 
 __all__ = [
-    "clopper_pearson_upper",
-    "clopper_pearson_interval",
-    "clopper_pearson_upper_by_inversion",
     "clopper_pearson_coverage",
+    "clopper_pearson_interval",
+    "clopper_pearson_upper",
+    "clopper_pearson_upper_by_inversion",
     "error_rate_bound",
 ]
 
@@ -98,8 +105,9 @@ def clopper_pearson_upper(n_errors, n, delta: float = 0.05):
 _QUANTILE_FLOOR = 1e-250
 
 
-def _repair(end: np.ndarray, k: np.ndarray, n: np.ndarray, level: np.ndarray,
-            lower: bool = False) -> np.ndarray:
+def _repair(
+    end: np.ndarray, k: np.ndarray, n: np.ndarray, level: np.ndarray, lower: bool = False
+) -> np.ndarray:
     """Recompute, by the log-space root of equation (3), the ends scipy got wrong.
 
     scipy's beta quantiles return NaN when the bound is within about 1e-70 of
@@ -217,8 +225,9 @@ def _upper_logit(k: int, n: int, delta: float) -> float:
     return float(optimize.brentq(log_tail_minus_log_delta, -1e4, 1e4, xtol=1e-13, rtol=1e-15))
 
 
-def clopper_pearson_coverage(risk: float, n: int, delta: float = 0.05,
-                             two_sided: bool = False) -> float:
+def clopper_pearson_coverage(
+    risk: float, n: int, delta: float = 0.05, two_sided: bool = False
+) -> float:
     """Exact probability that the Clopper--Pearson bound covers ``risk``.
 
     The number of test errors of a classifier with true risk ``risk`` is
@@ -302,7 +311,8 @@ def error_rate_bound(y_true, y_pred, delta: float = 0.05) -> tuple[float, float]
     if _is_text(y_true) != _is_text(y_pred):
         raise ArgumentTypeError(
             f"y_true and y_pred must both hold text labels or both numeric labels, got "
-            f"dtypes {y_true.dtype} and {y_pred.dtype}: a string never equals a number")
+            f"dtypes {y_true.dtype} and {y_pred.dtype}: a string never equals a number"
+        )
     errors = int(np.count_nonzero(y_true != y_pred))
     return errors / n, clopper_pearson_upper(errors, n, delta)
 

@@ -7,15 +7,15 @@ has the same colour in every chapter.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import matplotlib as mpl
 import numpy as np
 
-from ._checks import (ArgumentTypeError, check_finite, check_float, check_int,
-                      check_integer_array)
+from ._checks import ArgumentTypeError, check_finite, check_float, check_int, check_integer_array
 
-__all__ = ["COLORS", "use_book_style", "mean_std", "mark_truth"]
+__all__ = ["COLORS", "mark_truth", "mean_std", "use_book_style"]
 
 #: Colour of each role a curve plays, the same in every chapter.
 COLORS: dict[str, str] = {
@@ -40,21 +40,24 @@ def use_book_style() -> None:
     >>> mpl.rcParams["axes.spines.top"]
     False
     """
-    mpl.rcParams.update({
-        "figure.figsize": (6.4, 3.6),
-        "figure.dpi": 100,
-        "savefig.dpi": 150,
-        "axes.spines.top": False,
-        "axes.spines.right": False,
-        "axes.grid": True,
-        "grid.alpha": 0.3,
-        "axes.titlesize": "medium",
-        "axes.labelsize": "medium",
-        "legend.frameon": False,
-        "font.size": 10,
-        "axes.prop_cycle": mpl.cycler(color=[COLORS[k] for k in
-                                             ("estimate", "holdout", "loo", "bound", "ckcv")]),
-    })
+    mpl.rcParams.update(
+        {
+            "figure.figsize": (6.4, 3.6),
+            "figure.dpi": 100,
+            "savefig.dpi": 150,
+            "axes.spines.top": False,
+            "axes.spines.right": False,
+            "axes.grid": True,
+            "grid.alpha": 0.3,
+            "axes.titlesize": "medium",
+            "axes.labelsize": "medium",
+            "legend.frameon": False,
+            "font.size": 10,
+            "axes.prop_cycle": mpl.cycler(
+                color=[COLORS[k] for k in ("estimate", "holdout", "loo", "bound", "ckcv")]
+            ),
+        }
+    )
 
 
 def mean_std(values: Sequence[float] | np.ndarray, digits: int = 3, scale: float = 1.0) -> str:
@@ -105,8 +108,13 @@ def mark_truth(ax, value: float, label: str = "true risk") -> None:
     ax.axhline(value, color=COLORS["truth"], linestyle="--", linewidth=1.2, label=label)
 
 
-def plot_folds(ax, sizes: Sequence[int], errors: Sequence[float] | None = None,
-               test_color: str | None = None, train_color: str = "#d9d9d9") -> None:
+def plot_folds(
+    ax,
+    sizes: Sequence[int],
+    errors: Sequence[float] | None = None,
+    test_color: str | None = None,
+    train_color: str = "#d9d9d9",
+) -> None:
     """Draw K-fold cross-validation as a grid: one row per iteration, one block per fold.
 
     Row ``j`` is iteration ``j``: fold ``j`` (coloured) is tested, the others
@@ -144,8 +152,9 @@ def plot_folds(ax, sizes: Sequence[int], errors: Sequence[float] | None = None,
     if errors is not None:
         errors = check_finite(errors, "errors")
         if errors.shape != sizes.shape:
-            raise ValueError(f"errors must have one value per fold ({sizes.size}), "
-                             f"got shape {errors.shape}")
+            raise ValueError(
+                f"errors must have one value per fold ({sizes.size}), got shape {errors.shape}"
+            )
     if test_color is not None:
         _check_str(test_color, "test_color")
     _check_str(train_color, "train_color")
@@ -155,13 +164,25 @@ def plot_folds(ax, sizes: Sequence[int], errors: Sequence[float] | None = None,
     total = sizes.sum()
     for j in range(k):
         for i in range(k):
-            ax.barh(j, sizes[i], left=starts[i], height=0.8, edgecolor="white",
-                    color=test_color if i == j else train_color)
+            ax.barh(
+                j,
+                sizes[i],
+                left=starts[i],
+                height=0.8,
+                edgecolor="white",
+                color=test_color if i == j else train_color,
+            )
         if errors is not None:
             ax.text(total * 1.02, j, f"{errors[j]:.3f}", va="center", fontsize="small")
     for i in range(k):
-        ax.text(starts[i] + sizes[i] / 2, -0.75, f"fold {i + 1}\n({int(sizes[i])})",
-                ha="center", va="bottom", fontsize="x-small")
+        ax.text(
+            starts[i] + sizes[i] / 2,
+            -0.75,
+            f"fold {i + 1}\n({int(sizes[i])})",
+            ha="center",
+            va="bottom",
+            fontsize="x-small",
+        )
     ax.set_yticks(range(k), [f"iteration {j + 1}" for j in range(k)])
     ax.set_ylim(k - 0.5, -0.9)
     ax.set_xlim(0, total * (1.12 if errors is not None else 1.0))
@@ -215,8 +236,14 @@ def plot_coverage(ax, summary, methods=None, labels=None, n_se: float = 2.0) -> 
     n_se = check_float(n_se, "n_se", minimum=0)
     nominal = sorted({1 - r["delta"] for r in summary})
     lo, hi = min(nominal + [r["coverage"] for r in summary]), 1.0
-    ax.plot([lo - 0.02, hi], [lo - 0.02, hi], color=COLORS["nominal"], linestyle="--",
-            linewidth=1, label="nominal 1 − δ")
+    ax.plot(
+        [lo - 0.02, hi],
+        [lo - 0.02, hi],
+        color=COLORS["nominal"],
+        linestyle="--",
+        linewidth=1,
+        label="nominal 1 − δ",
+    )
     offsets = np.linspace(-0.006, 0.006, len(methods)) if len(methods) > 1 else [0.0]
     for off, m in zip(offsets, methods, strict=True):
         rows = sorted((r for r in summary if r["method"] == m), key=lambda r: -r["delta"])
@@ -226,8 +253,18 @@ def plot_coverage(ax, summary, methods=None, labels=None, n_se: float = 2.0) -> 
         y = np.array([r["coverage"] for r in rows])
         e = n_se * np.array([r["se"] for r in rows])
         color, marker = COVERAGE_STYLE.get(m, (None, "o"))
-        ax.errorbar(x, y, yerr=e, color=color, marker=marker, linestyle="-", linewidth=1,
-                    markersize=4, capsize=2, label=labels.get(m, m))
+        ax.errorbar(
+            x,
+            y,
+            yerr=e,
+            color=color,
+            marker=marker,
+            linestyle="-",
+            linewidth=1,
+            markersize=4,
+            capsize=2,
+            label=labels.get(m, m),
+        )
     ax.set_ylim(top=1.01)
     ax.set_xlabel("nominal level 1 − δ")
     ax.set_ylabel("coverage P(estimate ≥ true risk)")
@@ -261,13 +298,27 @@ def plot_slack_vs_n(ax, summary, methods=None, labels=None) -> None:
             continue
         n = np.array([r["n"] for r in rows])
         color, marker = COVERAGE_STYLE.get(m, (None, "o"))
-        ax.plot(n, [r["slack_q50"] for r in rows], color=color, marker=marker, markersize=4,
-                label=labels.get(m, m))
-        ax.fill_between(n, [r["slack_q05"] for r in rows], [r["slack_q95"] for r in rows],
-                        color=color, alpha=0.15, linewidth=0)
+        ax.plot(
+            n,
+            [r["slack_q50"] for r in rows],
+            color=color,
+            marker=marker,
+            markersize=4,
+            label=labels.get(m, m),
+        )
+        ax.fill_between(
+            n,
+            [r["slack_q05"] for r in rows],
+            [r["slack_q95"] for r in rows],
+            color=color,
+            alpha=0.15,
+            linewidth=0,
+        )
     ax.axhline(0.0, color=COLORS["truth"], linewidth=1)
     ax.set_xscale("log")
-    ax.set_xticks(sorted({r["n"] for r in summary}), [str(v) for v in sorted({r["n"] for r in summary})])
+    ax.set_xticks(
+        sorted({r["n"] for r in summary}), [str(v) for v in sorted({r["n"] for r in summary})]
+    )
     ax.minorticks_off()
     ax.set_xlabel("n (points available)")
     ax.set_ylabel("slack = estimate − true risk")
@@ -280,8 +331,9 @@ def _check_ax(ax: Any) -> None:
     from matplotlib.axes import Axes
 
     if not isinstance(ax, Axes):
-        raise ArgumentTypeError(f"ax must be a matplotlib Axes (e.g. from plt.subplots()), "
-                                f"got {type(ax).__name__}")
+        raise ArgumentTypeError(
+            f"ax must be a matplotlib Axes (e.g. from plt.subplots()), got {type(ax).__name__}"
+        )
 
 
 def _check_str(value: Any, name: str) -> str:
@@ -293,8 +345,10 @@ def _check_str(value: Any, name: str) -> str:
 def _check_summary(summary: Any, keys: tuple[str, ...]) -> list[dict]:
     """A non-empty list of dicts that each hold ``keys``."""
     if isinstance(summary, (str, bytes, dict)) or not isinstance(summary, Sequence):
-        raise ArgumentTypeError(f"summary must be a list of dicts (rows of "
-                                f"cvbook.coverage.summarize), got {type(summary).__name__}")
+        raise ArgumentTypeError(
+            f"summary must be a list of dicts (rows of "
+            f"cvbook.coverage.summarize), got {type(summary).__name__}"
+        )
     if len(summary) == 0:
         raise ValueError("summary must hold at least one row, got an empty list")
     for i, row in enumerate(summary):
@@ -310,16 +364,23 @@ def _check_methods(methods: Any, labels: Any, summary: list[dict]) -> tuple[list
     if methods is None:
         methods = list(dict.fromkeys(r["method"] for r in summary))
     elif isinstance(methods, str) or not isinstance(methods, Sequence) or len(methods) == 0:
-        raise ArgumentTypeError(f"methods must be a non-empty list of method names, "
-                                f"got {methods!r}")
+        raise ArgumentTypeError(
+            f"methods must be a non-empty list of method names, got {methods!r}"
+        )
     labels = {} if labels is None else labels
     if not isinstance(labels, dict):
         raise ArgumentTypeError(f"labels must be a dict from method to label, got {labels!r}")
     return list(methods), labels
 
 
-def estimate_boxplot(ax, errors: Any, labels: Sequence[str], colors: Sequence[str] | None = None,
-                     xlabel: str = "estimate $-$ true risk", show_mean: bool = True) -> dict:
+def estimate_boxplot(
+    ax,
+    errors: Any,
+    labels: Sequence[str],
+    colors: Sequence[str] | None = None,
+    xlabel: str = "estimate $-$ true risk",
+    show_mean: bool = True,
+) -> dict:
     """Horizontal box plots of estimation errors, one box per estimate, with means and zero.
 
     The figure chapters 2 and 3 draw to compare estimates of a risk: each column of
@@ -358,19 +419,27 @@ def estimate_boxplot(ax, errors: Any, labels: Sequence[str], colors: Sequence[st
     from ._checks import ArgumentTypeError, check_bool, check_finite
 
     if not isinstance(ax, Axes):
-        raise ArgumentTypeError(f"ax must be a matplotlib Axes (e.g. from plt.subplots()), "
-                                f"got {type(ax).__name__}")
+        raise ArgumentTypeError(
+            f"ax must be a matplotlib Axes (e.g. from plt.subplots()), got {type(ax).__name__}"
+        )
     errors = check_finite(errors, "errors")
     if errors.ndim == 1:
         errors = errors[:, None]
     if errors.ndim != 2 or errors.shape[0] == 0 or errors.shape[1] == 0:
-        raise ValueError(f"errors must have shape (n_repeats, n_estimates) with both >= 1, "
-                         f"got shape {errors.shape}")
+        raise ValueError(
+            f"errors must have shape (n_repeats, n_estimates) with both >= 1, "
+            f"got shape {errors.shape}"
+        )
     n = errors.shape[1]
-    if isinstance(labels, str) or not isinstance(labels, Sequence) or len(labels) != n or \
-            not all(isinstance(lab, str) for lab in labels):
-        raise ArgumentTypeError(f"labels must be a list of {n} strings (one per column of "
-                                f"errors), got {labels!r}")
+    if (
+        isinstance(labels, str)
+        or not isinstance(labels, Sequence)
+        or len(labels) != n
+        or not all(isinstance(lab, str) for lab in labels)
+    ):
+        raise ArgumentTypeError(
+            f"labels must be a list of {n} strings (one per column of errors), got {labels!r}"
+        )
     if colors is None:
         cycle = mpl.rcParams["axes.prop_cycle"].by_key().get("color", ["C0"])
         colors = [cycle[j % len(cycle)] for j in range(n)]
@@ -379,14 +448,14 @@ def estimate_boxplot(ax, errors: Any, labels: Sequence[str], colors: Sequence[st
     if not isinstance(xlabel, str):
         raise ArgumentTypeError(f"xlabel must be a string, got {xlabel!r}")
     show_mean = check_bool(show_mean, "show_mean")
-    parts = ax.boxplot(errors, orientation="horizontal", tick_labels=list(labels),
-                       patch_artist=True, widths=0.5)
+    parts = ax.boxplot(
+        errors, orientation="horizontal", tick_labels=list(labels), patch_artist=True, widths=0.5
+    )
     for patch, color in zip(parts["boxes"], colors, strict=True):
         patch.set_facecolor(color)
         patch.set_alpha(0.5)
     if show_mean:
-        ax.plot(errors.mean(axis=0), np.arange(1, n + 1), "D", color=COLORS["truth"],
-                label="mean")
+        ax.plot(errors.mean(axis=0), np.arange(1, n + 1), "D", color=COLORS["truth"], label="mean")
         ax.legend(loc="lower right")
     ax.axvline(0, color=COLORS["truth"], linewidth=1)
     ax.set_xlabel(xlabel)

@@ -13,8 +13,8 @@ import os
 import platform
 import subprocess
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 __all__ = ["atomic_write", "atomic_write_text", "git_commit", "git_dirty", "package_versions"]
 
@@ -86,8 +86,9 @@ def _check_path(path: object, name: str) -> Path:
 
 def _git(*args: str) -> str | None:
     try:
-        out = subprocess.run(["git", *args], capture_output=True, text=True,
-                             cwd=_PACKAGE_DIR, timeout=10)
+        out = subprocess.run(
+            ["git", *args], capture_output=True, text=True, cwd=_PACKAGE_DIR, timeout=10
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     return out.stdout.strip() if out.returncode == 0 else None
@@ -124,6 +125,12 @@ def package_versions() -> dict[str, str]:
     import sklearn
 
     from . import __version__
-    return {"python": platform.python_version(), "numpy": numpy.__version__,
-            "scipy": scipy.__version__, "scikit-learn": sklearn.__version__,
-            "joblib": joblib.__version__, "cvbook": __version__}
+
+    return {
+        "python": platform.python_version(),
+        "numpy": numpy.__version__,
+        "scipy": scipy.__version__,
+        "scikit-learn": sklearn.__version__,
+        "joblib": joblib.__version__,
+        "cvbook": __version__,
+    }

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import os
 import pickle
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 import joblib
 import numpy as np
@@ -24,7 +25,7 @@ from tqdm import tqdm
 from ._checks import ArgumentTypeError, check_bool, check_int, check_random_state
 from .provenance import atomic_write, atomic_write_text
 
-__all__ = ["spawn_generators", "repeat", "saved_repetitions"]
+__all__ = ["repeat", "saved_repetitions", "spawn_generators"]
 
 T = TypeVar("T")
 
@@ -53,10 +54,16 @@ def spawn_generators(random_state: Any, n: int) -> list[np.random.Generator]:
     return [np.random.default_rng(s) for s in root.spawn(n)]
 
 
-def repeat(func: Callable[..., T], n_repeats: int, random_state: Any = None,
-           n_jobs: int | None = None, progress: bool = False,
-           desc: str | None = None, checkpoint: str | os.PathLike | None = None,
-           **kwargs: Any) -> list[T]:
+def repeat(
+    func: Callable[..., T],
+    n_repeats: int,
+    random_state: Any = None,
+    n_jobs: int | None = None,
+    progress: bool = False,
+    desc: str | None = None,
+    checkpoint: str | os.PathLike | None = None,
+    **kwargs: Any,
+) -> list[T]:
     """Call ``func(rng, **kwargs)`` once per repetition, in parallel.
 
     Parameters
@@ -112,8 +119,9 @@ def repeat(func: Callable[..., T], n_repeats: int, random_state: Any = None,
         raise ArgumentTypeError(f"func must be callable as func(rng, **kwargs), got {func!r}")
     n_repeats = check_int(n_repeats, "n_repeats", minimum=1)
     if n_jobs is not None and check_int(n_jobs, "n_jobs") == 0:
-        raise ValueError("n_jobs must be None, a positive int or a negative int (-1 for every "
-                         "core), got 0")
+        raise ValueError(
+            "n_jobs must be None, a positive int or a negative int (-1 for every core), got 0"
+        )
     progress = check_bool(progress, "progress")
     if desc is not None and not isinstance(desc, str):
         raise ArgumentTypeError(f"desc must be a str or None, got {desc!r}")
@@ -131,8 +139,10 @@ def repeat(func: Callable[..., T], n_repeats: int, random_state: Any = None,
     with bar:
         for i, result in zip(todo, results, strict=True):
             if checkpoint is not None:
-                atomic_write(_rep_path(folder, i),
-                             lambda tmp, r=result: Path(tmp).write_bytes(pickle.dumps(r)))
+                atomic_write(
+                    _rep_path(folder, i),
+                    lambda tmp, r=result: Path(tmp).write_bytes(pickle.dumps(r)),
+                )
             done[i] = result
             bar.update()
     return [done[i] for i in range(n_repeats)]
@@ -167,12 +177,15 @@ def _load(folder: Path, i: int) -> Any:
     return pickle.loads(_rep_path(folder, i).read_bytes())
 
 
-def _open_checkpoint(checkpoint: str | os.PathLike, func: Callable, random_state: Any,
-                     kwargs: dict) -> Path:
+def _open_checkpoint(
+    checkpoint: str | os.PathLike, func: Callable, random_state: Any, kwargs: dict
+) -> Path:
     """Create or check the checkpoint folder of a :func:`repeat` call."""
     if isinstance(random_state, bool) or not isinstance(random_state, (int, np.integer)):
-        raise ValueError(f"random_state must be an int when checkpoint is given (a run is "
-                         f"resumable only if it is reproducible), got {random_state!r}")
+        raise ValueError(
+            f"random_state must be an int when checkpoint is given (a run is "
+            f"resumable only if it is reproducible), got {random_state!r}"
+        )
     fingerprint = joblib.hash((func.__module__, func.__qualname__, int(random_state), kwargs))
     folder = Path(checkpoint)
     stamp = folder / "fingerprint.txt"
@@ -180,7 +193,8 @@ def _open_checkpoint(checkpoint: str | os.PathLike, func: Callable, random_state
         if stamp.read_text().strip() != fingerprint:
             raise ValueError(
                 f"checkpoint {str(folder)!r} holds repetitions of another call (other function, "
-                f"random_state or arguments); delete it or choose another folder")
+                f"random_state or arguments); delete it or choose another folder"
+            )
     else:
         atomic_write_text(stamp, fingerprint + "\n")
     return folder

@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
-from cvbook.bounds import (clopper_pearson_interval, clopper_pearson_upper,
-                           clopper_pearson_upper_by_inversion)
+from cvbook.bounds import (
+    clopper_pearson_interval,
+    clopper_pearson_upper,
+    clopper_pearson_upper_by_inversion,
+)
 
 counts = st.integers(min_value=1, max_value=2000).flatmap(
-    lambda n: st.tuples(st.integers(min_value=0, max_value=n), st.just(n)))
+    lambda n: st.tuples(st.integers(min_value=0, max_value=n), st.just(n))
+)
 deltas = st.floats(min_value=1e-4, max_value=0.5)
 
 
@@ -37,7 +42,8 @@ def test_upper_satisfies_equation_3(kn, delta):
 def test_equation_3_solved_as_written_matches_the_quantile(kn, delta):
     k, n = kn
     assert clopper_pearson_upper_by_inversion(k, n, delta) == pytest.approx(
-        clopper_pearson_upper(k, n, delta), rel=1e-7, abs=1e-12)
+        clopper_pearson_upper(k, n, delta), rel=1e-7, abs=1e-12
+    )
 
 
 @given(st.integers(1, 1000), deltas, st.data())
@@ -110,19 +116,22 @@ def test_coverage_is_at_least_nominal_on_a_binomial():
         assert coverage >= 1 - delta - 1e-12
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(n_errors=1, n=10, delta=0.0), "delta must lie strictly between 0 and 1"),
-    (dict(n_errors=1, n=10, delta=1.0), "delta must lie strictly between 0 and 1"),
-    (dict(n_errors=1, n=10, delta=-0.2), "delta"),
-    (dict(n_errors=1, n=10, delta=float("nan")), "delta"),
-    (dict(n_errors=1, n=0), "n must be >= 1"),
-    (dict(n_errors=-1, n=10), "n_errors must be >= 0"),
-    (dict(n_errors=11, n=10), "n_errors must be <= n"),
-    (dict(n_errors=2.5, n=10), "n_errors must hold integers"),
-    (dict(n_errors=float("nan"), n=10), "n_errors must hold finite integers"),
-    (dict(n_errors=1, n=float("inf")), "n must hold finite integers"),
-    (dict(n_errors="3", n=10), "n_errors must hold integers"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(n_errors=1, n=10, delta=0.0), "delta must lie strictly between 0 and 1"),
+        (dict(n_errors=1, n=10, delta=1.0), "delta must lie strictly between 0 and 1"),
+        (dict(n_errors=1, n=10, delta=-0.2), "delta"),
+        (dict(n_errors=1, n=10, delta=float("nan")), "delta"),
+        (dict(n_errors=1, n=0), "n must be >= 1"),
+        (dict(n_errors=-1, n=10), "n_errors must be >= 0"),
+        (dict(n_errors=11, n=10), "n_errors must be <= n"),
+        (dict(n_errors=2.5, n=10), "n_errors must hold integers"),
+        (dict(n_errors=float("nan"), n=10), "n_errors must hold finite integers"),
+        (dict(n_errors=1, n=float("inf")), "n must hold finite integers"),
+        (dict(n_errors="3", n=10), "n_errors must hold integers"),
+    ],
+)
 def test_upper_rejects_bad_input(kwargs, match):
     with pytest.raises(ValueError, match=match):
         clopper_pearson_upper(**kwargs)
@@ -147,6 +156,7 @@ def test_integral_floats_are_accepted():
 
 def test_exact_coverage_is_at_least_nominal_and_matches_simulation():
     from cvbook.bounds import clopper_pearson_coverage
+
     for risk in (0.02, 0.1, 0.3):
         for n in (10, 50, 200):
             assert clopper_pearson_coverage(risk, n, 0.05) >= 0.95 - 1e-12
@@ -161,6 +171,7 @@ def test_exact_coverage_is_at_least_nominal_and_matches_simulation():
 
 def test_error_rate_bound_from_labels():
     from cvbook.bounds import error_rate_bound
+
     err, up = error_rate_bound([1, -1, 1, -1, 1], [1, -1, -1, -1, 1], delta=0.1)
     assert err == 0.2 and up == clopper_pearson_upper(1, 5, 0.1)
     assert error_rate_bound(np.array(["a", "b"]), np.array(["a", "a"]))[0] == 0.5
@@ -169,19 +180,24 @@ def test_error_rate_bound_from_labels():
 def test_error_rate_bound_accepts_multiclass_labels():
     """The 0-1 loss counts mistakes: it needs no binary labels."""
     from cvbook.bounds import error_rate_bound
+
     err, up = error_rate_bound([0, 1, 2, 2, 3], [0, 1, 2, 0, 3], delta=0.1)
     assert err == 0.2 and up == clopper_pearson_upper(1, 5, 0.1)
     assert error_rate_bound(["a", "b", "c"], ["a", "b", "b"])[0] == pytest.approx(1 / 3)
 
 
-@pytest.mark.parametrize("y_true, y_pred, kwargs, match", [
-    ([0, 1], [0, 1, 1], {}, "same length: y_true has 2, y_pred has 3"),
-    ([0.0, np.nan], [0.0, 1.0], {}, "y_true must be finite"),
-    ([0.0, 1.0], [np.inf, 1.0], {}, "y_pred must be finite"),
-    ([], [], {}, "at least one test point"),
-    ([0, 1], [0, 1], {"delta": 1.0}, "delta must lie strictly between 0 and 1"),
-])
+@pytest.mark.parametrize(
+    "y_true, y_pred, kwargs, match",
+    [
+        ([0, 1], [0, 1, 1], {}, "same length: y_true has 2, y_pred has 3"),
+        ([0.0, np.nan], [0.0, 1.0], {}, "y_true must be finite"),
+        ([0.0, 1.0], [np.inf, 1.0], {}, "y_pred must be finite"),
+        ([], [], {}, "at least one test point"),
+        ([0, 1], [0, 1], {"delta": 1.0}, "delta must lie strictly between 0 and 1"),
+    ],
+)
 def test_error_rate_bound_rejects_bad_input(y_true, y_pred, kwargs, match):
     from cvbook.bounds import error_rate_bound
+
     with pytest.raises(ValueError, match=match):
         error_rate_bound(y_true, y_pred, **kwargs)

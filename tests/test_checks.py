@@ -5,8 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cvbook._checks import (check_binary_labels, check_finite, check_int,
-                            check_integer_array, check_open_unit, check_same_length)
+from cvbook._checks import (
+    check_binary_labels,
+    check_finite,
+    check_int,
+    check_integer_array,
+    check_open_unit,
+    check_same_length,
+)
 
 
 def test_open_unit():
@@ -46,7 +52,7 @@ def test_finite_and_lengths():
 def test_binary_labels():
     check_binary_labels([-1, 1, 1])
     check_binary_labels(np.array(["a", "b"]))
-    with pytest.raises(ValueError, match="y must be binary .* got 3 distinct labels"):
+    with pytest.raises(ValueError, match=r"y must be binary .* got 3 distinct labels"):
         check_binary_labels([0, 1, 2])
     with pytest.raises(ValueError, match="y must be one-dimensional"):
         check_binary_labels([[0, 1]])
@@ -62,9 +68,17 @@ from sklearn.exceptions import DataConversionWarning  # noqa: E402
 from sklearn.model_selection import KFold  # noqa: E402
 from sklearn.utils import check_random_state as sk_check_random_state  # noqa: E402
 
-from cvbook._checks import (ArgumentTypeError, check_1d_labels, check_bool,  # noqa: E402
-                            check_cv, check_features, check_float, check_not_complex,
-                            check_random_state, check_rng)
+from cvbook._checks import (  # noqa: E402
+    ArgumentTypeError,
+    check_1d_labels,
+    check_bool,
+    check_cv,
+    check_features,
+    check_float,
+    check_not_complex,
+    check_random_state,
+    check_rng,
+)
 
 
 def test_argument_type_error_is_both_a_type_and_a_value_error():
@@ -83,12 +97,16 @@ def test_1d_labels_follow_scikit_learn():
         warnings.simplefilter("error")
         np.testing.assert_array_equal(check_1d_labels(y), y)
         assert check_1d_labels(["a", "b"]).dtype.kind == "U"
-    for bad, match in [(np.zeros((3, 2)), r"y must be one-dimensional .* got shape \(3, 2\)"),
-                       (np.zeros((1, 3)), "got shape \\(1, 3\\)"),
-                       (np.zeros((3, 1, 1)), "one-dimensional"), (4, "one-dimensional"),
-                       ([], "at least one label"), ([1.0, np.nan], "finite"),
-                       ([1 + 0j], "must be real"),
-                       (np.array([1.0, np.nan], dtype=object), "finite")]:
+    for bad, match in [
+        (np.zeros((3, 2)), r"y must be one-dimensional .* got shape \(3, 2\)"),
+        (np.zeros((1, 3)), "got shape \\(1, 3\\)"),
+        (np.zeros((3, 1, 1)), "one-dimensional"),
+        (4, "one-dimensional"),
+        ([], "at least one label"),
+        ([1.0, np.nan], "finite"),
+        ([1 + 0j], "must be real"),
+        (np.array([1.0, np.nan], dtype=object), "finite"),
+    ]:
         with pytest.raises(ValueError, match=match):
             check_1d_labels(bad)
     assert check_1d_labels([], allow_empty=True).size == 0
@@ -114,14 +132,13 @@ def test_float_check():
     assert check_float(np.array(2.0), "alpha") == 2.0
     assert check_float(3, "alpha", minimum=0) == 3.0
     assert check_float(np.inf, "alpha", allow_inf=True) == np.inf
-    for bad in ("0.05", b"1", [0.05], np.array([0.05]), None, True, np.bool_(False), 1j,
-                {"a": 1}):
+    for bad in ("0.05", b"1", [0.05], np.array([0.05]), None, True, np.bool_(False), 1j, {"a": 1}):
         with pytest.raises(ArgumentTypeError, match="delta must be a real number"):
             check_float(bad, "delta")
     for bad in (np.nan, np.inf, -np.inf):
         with pytest.raises(ValueError, match="delta must be a finite number"):
             check_float(bad, "delta")
-    with pytest.raises(ValueError, match="alpha must be > 0, got 0.0"):
+    with pytest.raises(ValueError, match=r"alpha must be > 0, got 0\.0"):
         check_float(0, "alpha", minimum=0, exclusive=True)
     with pytest.raises(ValueError, match="alpha must be <= 1"):
         check_float(2, "alpha", maximum=1)
@@ -137,19 +154,28 @@ def test_open_unit_scalar_and_arrays():
         check_open_unit([0.05, 0.1], "delta", scalar=True)
 
 
-@pytest.mark.parametrize("bad", [3.7, 3.0, "35", np.inf, np.nan, True, np.bool_(True), None,
-                                 [3], 3 + 0j])
+@pytest.mark.parametrize(
+    "bad", [3.7, 3.0, "35", np.inf, np.nan, True, np.bool_(True), None, [3], 3 + 0j]
+)
 def test_int_refuses_non_integers(bad):
     with pytest.raises(ArgumentTypeError, match="k must be an integer"):
         check_int(bad, "k")
 
 
-@pytest.mark.parametrize("bad, match", [
-    ([3.7], "k_values must hold integers"), (["35"], "k_values must hold integers"),
-    ("35", "k_values must hold integers, got the string"), ([np.inf], "finite integers"),
-    ([True, 3], "got booleans"), ([3 + 0j], "must be real"), ([[3], [4, 5]], "rectangular"),
-    ([1e30], "below 2\\*\\*63"), ([1, 2], "k_values must hold integers >= 3"),
-])
+@pytest.mark.parametrize(
+    "bad, match",
+    [
+        ([3.7], "k_values must hold integers"),
+        (["35"], "k_values must hold integers"),
+        ("35", "k_values must hold integers, got the string"),
+        ([np.inf], "finite integers"),
+        ([True, 3], "got booleans"),
+        ([3 + 0j], "must be real"),
+        ([[3], [4, 5]], "rectangular"),
+        ([1e30], "below 2\\*\\*63"),
+        ([1, 2], "k_values must hold integers >= 3"),
+    ],
+)
 def test_integer_array_refuses(bad, match):
     with pytest.raises(ValueError, match=match):
         check_integer_array(bad, "k_values", minimum=3)
@@ -170,11 +196,17 @@ def test_bool_check():
 def test_features():
     X = check_features([[1, 2], [3, 4]])
     assert X.dtype == float and X.shape == (2, 2)
-    for bad, match in [(np.empty((3, 0)), "at least one feature"),
-                       ([1.0, 2.0], "2-dimensional .*reshape"), (np.zeros((2, 2, 2)), "2-dim"),
-                       ([["a", "b"]], "X must hold numbers"), ("abc", "got a string"),
-                       ([[1j, 0]], "must be real"), ([[True, False]], "booleans"),
-                       ([[np.nan, 1.0]], "finite"), (np.empty((0, 2)), "at least 1 sample")]:
+    for bad, match in [
+        (np.empty((3, 0)), "at least one feature"),
+        ([1.0, 2.0], "2-dimensional .*reshape"),
+        (np.zeros((2, 2, 2)), "2-dim"),
+        ([["a", "b"]], "X must hold numbers"),
+        ("abc", "got a string"),
+        ([[1j, 0]], "must be real"),
+        ([[True, False]], "booleans"),
+        ([[np.nan, 1.0]], "finite"),
+        (np.empty((0, 2)), "at least 1 sample"),
+    ]:
         with pytest.raises(ValueError, match=match):
             check_features(bad)
 
@@ -193,30 +225,42 @@ def test_cv_accepts_the_three_forms():
     assert len(splits) == 2 and all(t.dtype == np.int64 for pair in splits for t in pair)
 
 
-@pytest.mark.parametrize("bad, match", [
-    ([], "cv must hold at least one \\(train, test\\) split"),
-    (iter([]), "at least one"), (1, "cv must be >= 2"), (True, "cv must be an int >= 2"),
-    (5.0, "cv must be an int >= 2"), ("5", "cv must be an int"), (None, "cv must be an int"),
-    ([(0, 1, 2)], "cv\\[0\\] must be a \\(train, test\\) pair"),
-    ([([0, 1], [])], "cv\\[0\\] has an empty test part"),
-    ([([0, 1], [5])], "cv\\[0\\] holds index 5, but there are only 4 samples"),
-    ([([0.5], [1])], "cv\\[0\\] train indices must hold integers"),
-    ([([-1], [1])], "cv\\[0\\] train indices must hold integers >= 0"),
-])
+@pytest.mark.parametrize(
+    "bad, match",
+    [
+        ([], "cv must hold at least one \\(train, test\\) split"),
+        (iter([]), "at least one"),
+        (1, "cv must be >= 2"),
+        (True, "cv must be an int >= 2"),
+        (5.0, "cv must be an int >= 2"),
+        ("5", "cv must be an int"),
+        (None, "cv must be an int"),
+        ([(0, 1, 2)], "cv\\[0\\] must be a \\(train, test\\) pair"),
+        ([([0, 1], [])], "cv\\[0\\] has an empty test part"),
+        ([([0, 1], [5])], "cv\\[0\\] holds index 5, but there are only 4 samples"),
+        ([([0.5], [1])], "cv\\[0\\] train indices must hold integers"),
+        ([([-1], [1])], "cv\\[0\\] train indices must hold integers >= 0"),
+    ],
+)
 def test_cv_refuses(bad, match):
     with pytest.raises(ValueError, match=match):
         check_cv(bad, n_samples=4)
 
 
-SEEDS = {"None": lambda: None, "int": lambda: 3, "uint32": lambda: np.uint32(3),
-         "Generator": lambda: np.random.default_rng(3),
-         "RandomState": lambda: np.random.RandomState(3),
-         "SeedSequence": lambda: np.random.SeedSequence(3)}
+SEEDS = {
+    "None": lambda: None,
+    "int": lambda: 3,
+    "uint32": lambda: np.uint32(3),
+    "Generator": lambda: np.random.default_rng(3),
+    "RandomState": lambda: np.random.RandomState(3),
+    "SeedSequence": lambda: np.random.SeedSequence(3),
+}
 
 
-@pytest.mark.parametrize("to, kind", [("generator", np.random.Generator),
-                                      ("randomstate", np.random.RandomState),
-                                      ("seed", int)])
+@pytest.mark.parametrize(
+    "to, kind",
+    [("generator", np.random.Generator), ("randomstate", np.random.RandomState), ("seed", int)],
+)
 @pytest.mark.parametrize("seed", list(SEEDS))
 def test_random_state_accepts_every_kind_and_converts(seed, to, kind):
     out = check_random_state(SEEDS[seed](), to=to)
@@ -241,12 +285,18 @@ def test_random_state_passes_through_and_matches_sklearn():
     assert check_random_state(42, to="seed") == 42
 
 
-@pytest.mark.parametrize("bad, match", [
-    (-1, "random_state must be >= 0"), (2**32, "random_state must be < 2\\*\\*32"),
-    (True, "random_state must be None, an int"), (1.0, "must be None, an int"),
-    ("0", "must be None, an int"), ([0, 1], "must be None, an int"),
-    (np.random.PCG64(0), "must be None, an int"),
-])
+@pytest.mark.parametrize(
+    "bad, match",
+    [
+        (-1, "random_state must be >= 0"),
+        (2**32, "random_state must be < 2\\*\\*32"),
+        (True, "random_state must be None, an int"),
+        (1.0, "must be None, an int"),
+        ("0", "must be None, an int"),
+        ([0, 1], "must be None, an int"),
+        (np.random.PCG64(0), "must be None, an int"),
+    ],
+)
 @pytest.mark.parametrize("to", ["generator", "randomstate", "seed"])
 def test_random_state_refuses_by_name(bad, match, to):
     with pytest.raises(ValueError, match=match):

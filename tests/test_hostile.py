@@ -24,22 +24,31 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-from hypothesis import given, settings, strategies as st  # noqa: E402
-from sklearn.exceptions import DataConversionWarning  # noqa: E402
-from sklearn.linear_model import LogisticRegression  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.exceptions import DataConversionWarning
+from sklearn.linear_model import LogisticRegression
 
-from cvbook.bounds import (clopper_pearson_coverage, clopper_pearson_interval,  # noqa: E402
-                           clopper_pearson_upper, clopper_pearson_upper_by_inversion,
-                           error_rate_bound)
-from cvbook.datasets.synthetic import (LinearGaussianRegression, Ringnorm,  # noqa: E402
-                                       TwoGaussians, Twonorm, monte_carlo_risk)
-from cvbook.plotting import (mark_truth, mean_std, plot_coverage, plot_folds,  # noqa: E402
-                             plot_slack_vs_n)
-from cvbook.provenance import atomic_write, atomic_write_text  # noqa: E402
-from cvbook.simulation import repeat, saved_repetitions, spawn_generators  # noqa: E402
+from cvbook.bounds import (
+    clopper_pearson_coverage,
+    clopper_pearson_interval,
+    clopper_pearson_upper,
+    clopper_pearson_upper_by_inversion,
+    error_rate_bound,
+)
+from cvbook.datasets.synthetic import (
+    LinearGaussianRegression,
+    Ringnorm,
+    TwoGaussians,
+    Twonorm,
+    monte_carlo_risk,
+)
+from cvbook.plotting import mark_truth, mean_std, plot_coverage, plot_folds, plot_slack_vs_n
+from cvbook.provenance import atomic_write, atomic_write_text
+from cvbook.simulation import repeat, saved_repetitions, spawn_generators
 
 
 def _closed_form_k0(n: int, delta: float) -> float:
@@ -60,11 +69,13 @@ def ax():
 
 # -- Clopper--Pearson at small delta (issue example: 1.0 at delta = 1e-17) ----------------
 
+
 @pytest.mark.parametrize("n", [1, 2, 10, 1000, 10**6])
 @pytest.mark.parametrize("delta", [1.8e-16, 1e-17, 1e-20, 1e-50, 1e-100, 1e-200, 1e-300])
 def test_issue_cp_upper_is_exact_at_small_delta(n, delta):
-    assert clopper_pearson_upper(0, n, delta) == pytest.approx(_closed_form_k0(n, delta),
-                                                               rel=1e-12, abs=0)
+    assert clopper_pearson_upper(0, n, delta) == pytest.approx(
+        _closed_form_k0(n, delta), rel=1e-12, abs=0
+    )
 
 
 @pytest.mark.parametrize("n", [10, 1000])
@@ -74,8 +85,10 @@ def test_cp_interval_upper_end_is_exact_at_small_alpha(n, alpha):
     assert hi == pytest.approx(_closed_form_k0(n, alpha / 2), rel=1e-12)
 
 
-@pytest.mark.parametrize("k, n, delta", [(3, 50, 1e-17), (10, 100, 1e-40), (1, 500, 1e-300),
-                                         (37, 171, 1e-280), (5, 1000, 1e-290)])
+@pytest.mark.parametrize(
+    "k, n, delta",
+    [(3, 50, 1e-17), (10, 100, 1e-40), (1, 500, 1e-300), (37, 171, 1e-280), (5, 1000, 1e-290)],
+)
 def test_cp_upper_at_small_delta_solves_the_binomial_equation(k, n, delta):
     """Away from k = 0 the oracle is the defining equation P(Bin(n, p) <= k) = delta."""
     p = clopper_pearson_upper(k, n, delta)
@@ -113,6 +126,7 @@ def test_cp_vectorised_upper_is_exact_at_small_delta():
 
 # -- labels as a column vector, 2-d labels ------------------------------------------------
 
+
 def test_issue_error_rate_bound_flattens_a_column_of_labels_with_a_warning():
     y = np.array([1, -1, 1, 1, -1, 1, -1, -1])
     p = np.array([1, -1, -1, 1, -1, 1, 1, -1])
@@ -136,16 +150,21 @@ def test_issue_error_rate_bound_refuses_a_list_of_deltas_instead_of_returning_an
 
 # -- complex input cast to real -----------------------------------------------------------
 
-@pytest.mark.parametrize("call", [
-    lambda: clopper_pearson_upper(np.array([3 + 0j]), 10),
-    lambda: clopper_pearson_upper(3, np.array([10 + 1j])),
-    lambda: clopper_pearson_upper(3, 10, delta=np.array([0.05 + 0.5j])),
-    lambda: clopper_pearson_interval(np.array([1 + 0j]), 10),
-    lambda: error_rate_bound(np.array([1 + 1j, 0]), np.array([1, 0])),
-    lambda: mean_std(np.array([0.1 + 1j, 0.2])),
-    lambda: TwoGaussians().linear_rule_risk(np.array([1 + 1j, 0])),
-    lambda: Ringnorm(dim=2).bayes_predict(np.array([[1 + 1j, 0]])),
-], ids=["n_errors", "n", "delta", "interval", "labels", "mean_std", "w", "X"])
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: clopper_pearson_upper(np.array([3 + 0j]), 10),
+        lambda: clopper_pearson_upper(3, np.array([10 + 1j])),
+        lambda: clopper_pearson_upper(3, 10, delta=np.array([0.05 + 0.5j])),
+        lambda: clopper_pearson_interval(np.array([1 + 0j]), 10),
+        lambda: error_rate_bound(np.array([1 + 1j, 0]), np.array([1, 0])),
+        lambda: mean_std(np.array([0.1 + 1j, 0.2])),
+        lambda: TwoGaussians().linear_rule_risk(np.array([1 + 1j, 0])),
+        lambda: Ringnorm(dim=2).bayes_predict(np.array([[1 + 1j, 0]])),
+    ],
+    ids=["n_errors", "n", "delta", "interval", "labels", "mean_std", "w", "X"],
+)
 def test_issue_complex_input_is_refused_not_cast(call):
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # the old code's ComplexWarning would fail too
@@ -159,11 +178,16 @@ LINEAR = [TwoGaussians(dim=2), Twonorm(dim=2), LinearGaussianRegression(dim=2)]
 
 
 @pytest.mark.parametrize("dist", LINEAR, ids=lambda d: type(d).__name__)
-@pytest.mark.parametrize("b, match", [(np.nan, "b must be a finite number"),
-                                      (np.inf, "b must be a finite number"),
-                                      ("0", "b must be a real number"),
-                                      ([0.0, 1.0], "b must be a real number"),
-                                      (1j, "b must be a real number")])
+@pytest.mark.parametrize(
+    "b, match",
+    [
+        (np.nan, "b must be a finite number"),
+        (np.inf, "b must be a finite number"),
+        ("0", "b must be a real number"),
+        ([0.0, 1.0], "b must be a real number"),
+        (1j, "b must be a real number"),
+    ],
+)
 def test_issue_linear_rule_risk_refuses_a_bad_intercept(dist, b, match):
     with pytest.raises(ValueError, match=match):
         dist.linear_rule_risk([1.0, 0.0], b=b)
@@ -175,7 +199,8 @@ def test_linear_rule_risk_does_not_depend_on_the_scale_of_the_rule(dist, scale):
     """sign(c w @ x + c b) is the rule sign(w @ x + b): the old norm overflowed to inf."""
     w, b = np.array([1.0, 0.5]), 0.3
     assert dist.linear_rule_risk(scale * w, scale * b) == pytest.approx(
-        dist.linear_rule_risk(w, b), rel=1e-12)
+        dist.linear_rule_risk(w, b), rel=1e-12
+    )
 
 
 @pytest.mark.parametrize("w", [np.ones((2, 2)), np.ones((1, 1, 4))])
@@ -194,24 +219,30 @@ def test_linear_rule_risk_takes_sklearn_coef_shape():
 @settings(max_examples=60, deadline=None)
 def test_linear_rule_risk_is_scale_invariant_property(log10_scale, b):
     dist = TwoGaussians(dim=2)
-    w, c = np.array([0.8, -0.3]), 10.0 ** log10_scale
-    assert dist.linear_rule_risk(c * w, c * b) == pytest.approx(dist.linear_rule_risk(w, b),
-                                                                rel=1e-10, abs=1e-300)
+    w, c = np.array([0.8, -0.3]), 10.0**log10_scale
+    assert dist.linear_rule_risk(c * w, c * b) == pytest.approx(
+        dist.linear_rule_risk(w, b), rel=1e-10, abs=1e-300
+    )
 
 
 # -- a distribution parameter given as an array -------------------------------------------
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(prior=np.array([0.3, 0.4])), "prior must be a real number"),
-    (dict(separation=np.array([1.0, 2.0])), "separation must be a real number"),
-    (dict(sigma=[1.0]), "sigma must be a real number"),
-])
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(prior=np.array([0.3, 0.4])), "prior must be a real number"),
+        (dict(separation=np.array([1.0, 2.0])), "separation must be a real number"),
+        (dict(sigma=[1.0]), "sigma must be a real number"),
+    ],
+)
 def test_distribution_parameters_are_scalars(kwargs, match):
     with pytest.raises(ValueError, match=match):
         TwoGaussians(**kwargs)
 
 
 # -- a model that predicts a column -------------------------------------------------------
+
 
 class _ColumnModel:
     """Predicts like a fitted model, but as an (n, 1) column."""
@@ -234,12 +265,17 @@ def test_monte_carlo_risk_of_a_model_predicting_a_column_is_its_risk():
 
 # -- numbers that used to be truncated or taken as true -----------------------------------
 
-@pytest.mark.parametrize("call, match", [
-    (lambda ax: plot_folds(ax, [3.7, 4, 4]), "sizes must hold integers"),
-    (lambda ax: plot_folds(ax, ["3", "4"]), "sizes must hold integers"),
-    (lambda ax: plot_folds(ax, [4, 4], errors=[0.1, 0.2, 0.3]), "errors must have one value"),
-    (lambda ax: clopper_pearson_coverage(0.1, 10, two_sided="no"), "two_sided must be True"),
-], ids=["fold-size-3.7", "fold-size-str", "errors-length", "two_sided-str"])
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda ax: plot_folds(ax, [3.7, 4, 4]), "sizes must hold integers"),
+        (lambda ax: plot_folds(ax, ["3", "4"]), "sizes must hold integers"),
+        (lambda ax: plot_folds(ax, [4, 4], errors=[0.1, 0.2, 0.3]), "errors must have one value"),
+        (lambda ax: clopper_pearson_coverage(0.1, 10, two_sided="no"), "two_sided must be True"),
+    ],
+    ids=["fold-size-3.7", "fold-size-str", "errors-length", "two_sided-str"],
+)
 def test_values_are_not_truncated_or_coerced(ax, call, match):
     with pytest.raises(ValueError, match=match):
         call(ax) if call.__code__.co_argcount else call()
@@ -254,6 +290,7 @@ def test_progress_flag_must_be_a_bool():
 # 2. Errors that say what is wrong
 # =========================================================================================
 
+
 @pytest.mark.parametrize("delta", [1e-20, 1e-50, 1e-300])
 @pytest.mark.parametrize("k, n", [(0, 1), (0, 10), (1, 10), (5, 100)])
 def test_issue_equation_3_by_inversion_at_tiny_delta(k, n, delta):
@@ -267,20 +304,31 @@ def test_issue_equation_3_by_inversion_at_tiny_delta(k, n, delta):
 @pytest.mark.parametrize("k, n", [(0, 10), (5, 100), (99, 100)])
 def test_equation_3_by_inversion_at_delta_near_one(k, n, delta):
     assert clopper_pearson_upper_by_inversion(k, n, delta) == pytest.approx(
-        clopper_pearson_upper(k, n, delta), rel=1e-9)
+        clopper_pearson_upper(k, n, delta), rel=1e-9
+    )
 
 
-BAD_DELTAS = [("0.05", "delta must be"), ("abc", "delta must be"), (b"0.1", "delta must be"),
-              (None, "delta"), (True, "delta"), ({"d": 0.1}, "delta")]
+BAD_DELTAS = [
+    ("0.05", "delta must be"),
+    ("abc", "delta must be"),
+    (b"0.1", "delta must be"),
+    (None, "delta"),
+    (True, "delta"),
+    ({"d": 0.1}, "delta"),
+]
 
 
 @pytest.mark.parametrize("delta, match", BAD_DELTAS)
-@pytest.mark.parametrize("func", [
-    lambda d: clopper_pearson_upper(1, 10, d),
-    lambda d: clopper_pearson_upper_by_inversion(1, 10, d),
-    lambda d: error_rate_bound([0, 1], [0, 0], d),
-    lambda d: clopper_pearson_coverage(0.1, 10, d),
-], ids=["upper", "inversion", "error_rate_bound", "coverage"])
+@pytest.mark.parametrize(
+    "func",
+    [
+        lambda d: clopper_pearson_upper(1, 10, d),
+        lambda d: clopper_pearson_upper_by_inversion(1, 10, d),
+        lambda d: error_rate_bound([0, 1], [0, 0], d),
+        lambda d: clopper_pearson_coverage(0.1, 10, d),
+    ],
+    ids=["upper", "inversion", "error_rate_bound", "coverage"],
+)
 def test_issue_a_delta_that_is_not_a_number_is_named(func, delta, match):
     with pytest.raises(ValueError, match=match):
         func(delta)
@@ -298,94 +346,121 @@ def test_issue_a_list_of_deltas_is_refused_where_one_is_meant(delta):
         clopper_pearson_upper_by_inversion(1, 10, delta)
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(n_errors="3", n=10), "n_errors must hold integers"),
-    (dict(n_errors=[1, "3"], n=10), "n_errors must hold integers"),
-    (dict(n_errors=1, n="10"), "n must hold integers"),
-    (dict(n_errors=[1, [2, 3]], n=10), "n_errors must be a rectangular array"),
-    (dict(n_errors=1, n=2.0**70), "n must hold integers below 2\\*\\*63"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(n_errors="3", n=10), "n_errors must hold integers"),
+        (dict(n_errors=[1, "3"], n=10), "n_errors must hold integers"),
+        (dict(n_errors=1, n="10"), "n must hold integers"),
+        (dict(n_errors=[1, [2, 3]], n=10), "n_errors must be a rectangular array"),
+        (dict(n_errors=1, n=2.0**70), "n must hold integers below 2\\*\\*63"),
+    ],
+)
 def test_counts_that_are_not_integers_are_named(kwargs, match):
     with pytest.raises(ValueError, match=match):
         clopper_pearson_upper(**kwargs)
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(n_errors=3.0, n=10), "n_errors must be an integer"),
-    (dict(n_errors=np.inf, n=10), "n_errors must be an integer"),
-    (dict(n_errors=1, n="10"), "n must be an integer"),
-    (dict(n_errors=True, n=10), "n_errors must be an integer"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(n_errors=3.0, n=10), "n_errors must be an integer"),
+        (dict(n_errors=np.inf, n=10), "n_errors must be an integer"),
+        (dict(n_errors=1, n="10"), "n must be an integer"),
+        (dict(n_errors=True, n=10), "n_errors must be an integer"),
+    ],
+)
 def test_inversion_counts_are_integers(kwargs, match):
     with pytest.raises(ValueError, match=match):
         clopper_pearson_upper_by_inversion(**kwargs)
 
 
-@pytest.mark.parametrize("risk, match", [("0.1", "risk must be a real number"),
-                                         ([0.1], "risk must be a real number"),
-                                         (np.nan, "risk must be a finite number"),
-                                         (1.5, r"risk must lie in \[0, 1\]")])
+@pytest.mark.parametrize(
+    "risk, match",
+    [
+        ("0.1", "risk must be a real number"),
+        ([0.1], "risk must be a real number"),
+        (np.nan, "risk must be a finite number"),
+        (1.5, r"risk must lie in \[0, 1\]"),
+    ],
+)
 def test_coverage_risk_is_named(risk, match):
     with pytest.raises(ValueError, match=match):
         clopper_pearson_coverage(risk, 10)
 
 
-@pytest.mark.parametrize("y_true, y_pred, match", [
-    (np.zeros((2, 2)), np.zeros(2), "y_true must be one-dimensional"),
-    (np.zeros(4), np.zeros((2, 2)), "y_pred must be one-dimensional"),
-    (np.zeros((4, 1, 1)), np.zeros(4), "y_true must be one-dimensional"),
-    (5, 5, "y_true must be one-dimensional"),
-    ([0, 1, 2], [0, 1], "same length: y_true has 3, y_pred has 2"),
-    ([0.0, np.nan], [0.0, 1.0], "y_true must be finite"),
-    ([0, 1], [0, np.inf], "y_pred must be finite"),
-    ([], [], "at least one test point"),
-    (["a", "b"], [0, 1], "both hold text labels or both numeric"),
-])
+@pytest.mark.parametrize(
+    "y_true, y_pred, match",
+    [
+        (np.zeros((2, 2)), np.zeros(2), "y_true must be one-dimensional"),
+        (np.zeros(4), np.zeros((2, 2)), "y_pred must be one-dimensional"),
+        (np.zeros((4, 1, 1)), np.zeros(4), "y_true must be one-dimensional"),
+        (5, 5, "y_true must be one-dimensional"),
+        ([0, 1, 2], [0, 1], "same length: y_true has 3, y_pred has 2"),
+        ([0.0, np.nan], [0.0, 1.0], "y_true must be finite"),
+        ([0, 1], [0, np.inf], "y_pred must be finite"),
+        ([], [], "at least one test point"),
+        (["a", "b"], [0, 1], "both hold text labels or both numeric"),
+    ],
+)
 def test_error_rate_bound_refuses_bad_labels_by_name(y_true, y_pred, match):
     with pytest.raises(ValueError, match=match):
         error_rate_bound(y_true, y_pred)
 
 
-@pytest.mark.parametrize("make, match", [
-    (lambda: TwoGaussians(separation="2"), "separation must be a real number"),
-    (lambda: TwoGaussians(separation=np.nan), "separation must be a finite number"),
-    (lambda: TwoGaussians(separation=-1), "separation must be >= 0"),
-    (lambda: TwoGaussians(sigma=1j), "sigma must be a real number"),
-    (lambda: TwoGaussians(sigma=0), "sigma must be > 0"),
-    (lambda: TwoGaussians(prior="0.5"), "prior must be a real number"),
-    (lambda: TwoGaussians(prior=1.0), "prior must lie strictly between 0 and 1"),
-    (lambda: TwoGaussians(dim=2.0), "dim must be an integer"),
-    (lambda: TwoGaussians(dim=True), "dim must be an integer"),
-    (lambda: Twonorm(dim="20"), "dim must be an integer"),
-    (lambda: Ringnorm(dim=0), "dim must be >= 1"),
-    (lambda: LinearGaussianRegression(signal="1"), "signal must be a real number"),
-    (lambda: LinearGaussianRegression(noise=None), "noise must be a real number"),
-    (lambda: LinearGaussianRegression(noise=0.0), "noise must be > 0"),
-])
+@pytest.mark.parametrize(
+    "make, match",
+    [
+        (lambda: TwoGaussians(separation="2"), "separation must be a real number"),
+        (lambda: TwoGaussians(separation=np.nan), "separation must be a finite number"),
+        (lambda: TwoGaussians(separation=-1), "separation must be >= 0"),
+        (lambda: TwoGaussians(sigma=1j), "sigma must be a real number"),
+        (lambda: TwoGaussians(sigma=0), "sigma must be > 0"),
+        (lambda: TwoGaussians(prior="0.5"), "prior must be a real number"),
+        (lambda: TwoGaussians(prior=1.0), "prior must lie strictly between 0 and 1"),
+        (lambda: TwoGaussians(dim=2.0), "dim must be an integer"),
+        (lambda: TwoGaussians(dim=True), "dim must be an integer"),
+        (lambda: Twonorm(dim="20"), "dim must be an integer"),
+        (lambda: Ringnorm(dim=0), "dim must be >= 1"),
+        (lambda: LinearGaussianRegression(signal="1"), "signal must be a real number"),
+        (lambda: LinearGaussianRegression(noise=None), "noise must be a real number"),
+        (lambda: LinearGaussianRegression(noise=0.0), "noise must be > 0"),
+    ],
+)
 def test_distribution_arguments_are_named(make, match):
     with pytest.raises(ValueError, match=match):
         make()
 
 
-@pytest.mark.parametrize("call, match", [
-    (lambda: TwoGaussians().sample(3.0), "m must be an integer"),
-    (lambda: TwoGaussians().sample("10"), "m must be an integer"),
-    (lambda: Twonorm().sample(0), "m must be >= 1"),
-    (lambda: Ringnorm(dim=2).bayes_predict([["a", "b"]]), "X must hold numbers"),
-    (lambda: Ringnorm(dim=2).bayes_predict(np.empty((3, 0))), "X must have at least one"),
-    (lambda: Ringnorm(dim=2).bayes_predict([1.0, 2.0]), "X must be 2-dimensional"),
-    (lambda: Ringnorm(dim=2).bayes_predict([[np.nan, 1.0]]), "X must be finite"),
-    (lambda: TwoGaussians().linear_rule_risk(["a", "b"]), "w must hold numbers"),
-    (lambda: TwoGaussians().linear_rule_risk([0.0, 0.0]), "w must not be the zero vector"),
-    (lambda: monte_carlo_risk(None, TwoGaussians()), "model must be a fitted classifier"),
-    (lambda: monte_carlo_risk(LogisticRegression().fit([[0], [1]], [0, 1]), None),
-     "distribution must have a sample"),
-    (lambda: monte_carlo_risk(_Constant(), TwoGaussians(), n=10.5), "n must be an integer"),
-    (lambda: monte_carlo_risk(_Constant(), TwoGaussians(), batch_size=0),
-     "batch_size must be >= 1"),
-    (lambda: monte_carlo_risk(_Constant(length=3), TwoGaussians(), n=10),
-     "model.predict\\(X\\) must return one label per point"),
-], ids=lambda v: None if callable(v) else v.split(" ")[0])
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: TwoGaussians().sample(3.0), "m must be an integer"),
+        (lambda: TwoGaussians().sample("10"), "m must be an integer"),
+        (lambda: Twonorm().sample(0), "m must be >= 1"),
+        (lambda: Ringnorm(dim=2).bayes_predict([["a", "b"]]), "X must hold numbers"),
+        (lambda: Ringnorm(dim=2).bayes_predict(np.empty((3, 0))), "X must have at least one"),
+        (lambda: Ringnorm(dim=2).bayes_predict([1.0, 2.0]), "X must be 2-dimensional"),
+        (lambda: Ringnorm(dim=2).bayes_predict([[np.nan, 1.0]]), "X must be finite"),
+        (lambda: TwoGaussians().linear_rule_risk(["a", "b"]), "w must hold numbers"),
+        (lambda: TwoGaussians().linear_rule_risk([0.0, 0.0]), "w must not be the zero vector"),
+        (lambda: monte_carlo_risk(None, TwoGaussians()), "model must be a fitted classifier"),
+        (
+            lambda: monte_carlo_risk(LogisticRegression().fit([[0], [1]], [0, 1]), None),
+            "distribution must have a sample",
+        ),
+        (lambda: monte_carlo_risk(_Constant(), TwoGaussians(), n=10.5), "n must be an integer"),
+        (
+            lambda: monte_carlo_risk(_Constant(), TwoGaussians(), batch_size=0),
+            "batch_size must be >= 1",
+        ),
+        (
+            lambda: monte_carlo_risk(_Constant(length=3), TwoGaussians(), n=10),
+            "model.predict\\(X\\) must return one label per point",
+        ),
+    ],
+    ids=lambda v: None if callable(v) else v.split(" ")[0],
+)
 def test_synthetic_arguments_are_named(call, match):
     with pytest.raises((ValueError, TypeError), match=match):
         call()
@@ -403,24 +478,33 @@ def _mean_of_ten(rng):
     return float(rng.normal(size=10).mean())
 
 
-@pytest.mark.parametrize("call, match", [
-    (lambda tmp: repeat(None, 2), "func must be callable"),
-    (lambda tmp: repeat(_mean_of_ten, 2.5), "n_repeats must be an integer"),
-    (lambda tmp: repeat(_mean_of_ten, "3"), "n_repeats must be an integer"),
-    (lambda tmp: repeat(_mean_of_ten, 0), "n_repeats must be >= 1"),
-    (lambda tmp: repeat(_mean_of_ten, 2, n_jobs=0), "n_jobs must be None, a positive int"),
-    (lambda tmp: repeat(_mean_of_ten, 2, n_jobs=1.5), "n_jobs must be an integer"),
-    (lambda tmp: repeat(_mean_of_ten, 2, desc=3), "desc must be a str"),
-    (lambda tmp: repeat(_mean_of_ten, 2, random_state=0, checkpoint=123),
-     "checkpoint must be a folder path"),
-    (lambda tmp: repeat(_mean_of_ten, 2, random_state=0, checkpoint=_a_file(tmp)),
-     "checkpoint must be a folder"),
-    (lambda tmp: repeat(_mean_of_ten, 2, random_state=None, checkpoint=tmp / "c"),
-     "random_state must be an int when checkpoint is given"),
-    (lambda tmp: saved_repetitions(None), "checkpoint must be a folder path"),
-    (lambda tmp: spawn_generators(0, 2.0), "n must be an integer"),
-    (lambda tmp: spawn_generators(0, -1), "n must be >= 0"),
-])
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda tmp: repeat(None, 2), "func must be callable"),
+        (lambda tmp: repeat(_mean_of_ten, 2.5), "n_repeats must be an integer"),
+        (lambda tmp: repeat(_mean_of_ten, "3"), "n_repeats must be an integer"),
+        (lambda tmp: repeat(_mean_of_ten, 0), "n_repeats must be >= 1"),
+        (lambda tmp: repeat(_mean_of_ten, 2, n_jobs=0), "n_jobs must be None, a positive int"),
+        (lambda tmp: repeat(_mean_of_ten, 2, n_jobs=1.5), "n_jobs must be an integer"),
+        (lambda tmp: repeat(_mean_of_ten, 2, desc=3), "desc must be a str"),
+        (
+            lambda tmp: repeat(_mean_of_ten, 2, random_state=0, checkpoint=123),
+            "checkpoint must be a folder path",
+        ),
+        (
+            lambda tmp: repeat(_mean_of_ten, 2, random_state=0, checkpoint=_a_file(tmp)),
+            "checkpoint must be a folder",
+        ),
+        (
+            lambda tmp: repeat(_mean_of_ten, 2, random_state=None, checkpoint=tmp / "c"),
+            "random_state must be an int when checkpoint is given",
+        ),
+        (lambda tmp: saved_repetitions(None), "checkpoint must be a folder path"),
+        (lambda tmp: spawn_generators(0, 2.0), "n must be an integer"),
+        (lambda tmp: spawn_generators(0, -1), "n must be >= 0"),
+    ],
+)
 def test_simulation_arguments_are_named(tmp_path, call, match):
     with pytest.raises(ValueError, match=match):
         call(tmp_path)
@@ -432,15 +516,18 @@ def _a_file(folder):
     return path
 
 
-@pytest.mark.parametrize("call, exc, match", [
-    (lambda tmp: atomic_write(None, lambda t: None), TypeError, "path must be a str"),
-    (lambda tmp: atomic_write(3, lambda t: None), TypeError, "path must be a str"),
-    (lambda tmp: atomic_write("", lambda t: None), ValueError, "path must not be empty"),
-    (lambda tmp: atomic_write(tmp, lambda t: None), ValueError, "is a folder"),
-    (lambda tmp: atomic_write(tmp / "a.txt", "text"), TypeError, "write must be a function"),
-    (lambda tmp: atomic_write_text(tmp / "a.txt", 3), TypeError, "text must be a str"),
-    (lambda tmp: atomic_write_text(tmp / "a.txt", b"x"), TypeError, "text must be a str"),
-])
+@pytest.mark.parametrize(
+    "call, exc, match",
+    [
+        (lambda tmp: atomic_write(None, lambda t: None), TypeError, "path must be a str"),
+        (lambda tmp: atomic_write(3, lambda t: None), TypeError, "path must be a str"),
+        (lambda tmp: atomic_write("", lambda t: None), ValueError, "path must not be empty"),
+        (lambda tmp: atomic_write(tmp, lambda t: None), ValueError, "is a folder"),
+        (lambda tmp: atomic_write(tmp / "a.txt", "text"), TypeError, "write must be a function"),
+        (lambda tmp: atomic_write_text(tmp / "a.txt", 3), TypeError, "text must be a str"),
+        (lambda tmp: atomic_write_text(tmp / "a.txt", b"x"), TypeError, "text must be a str"),
+    ],
+)
 def test_provenance_arguments_are_named(tmp_path, call, exc, match):
     with pytest.raises(exc, match=match):
         call(tmp_path)
@@ -448,37 +535,48 @@ def test_provenance_arguments_are_named(tmp_path, call, exc, match):
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
 
-ROW = {"method": "holdout", "delta": 0.1, "coverage": 0.92, "se": 0.01, "n": 100,
-       "slack_q05": -0.05, "slack_q50": 0.0, "slack_q95": 0.05}
+ROW = {
+    "method": "holdout",
+    "delta": 0.1,
+    "coverage": 0.92,
+    "se": 0.01,
+    "n": 100,
+    "slack_q05": -0.05,
+    "slack_q50": 0.0,
+    "slack_q95": 0.05,
+}
 
 
-@pytest.mark.parametrize("call, match", [
-    (lambda ax: mean_std(["a", "b"]), "values must hold numbers"),
-    (lambda ax: mean_std([]), "values must be a non-empty array"),
-    (lambda ax: mean_std([0.1, np.nan]), "values must be finite"),
-    (lambda ax: mean_std([0.1, 0.2], digits=2.5), "digits must be an integer"),
-    (lambda ax: mean_std([0.1, 0.2], digits=-1), "digits must be >= 0"),
-    (lambda ax: mean_std([0.1, 0.2], scale="100"), "scale must be a real number"),
-    (lambda ax: mark_truth(None, 0.1), "ax must be a matplotlib Axes"),
-    (lambda ax: mark_truth(ax, "0.1"), "value must be a real number"),
-    (lambda ax: mark_truth(ax, 0.1, label=3), "label must be a string"),
-    (lambda ax: plot_folds(None, [3, 3]), "ax must be a matplotlib Axes"),
-    (lambda ax: plot_folds(ax, [3]), "sizes must hold at least two"),
-    (lambda ax: plot_folds(ax, [3, 0]), "sizes must hold integers >= 1"),
-    (lambda ax: plot_folds(ax, [[3, 3]]), "sizes must be 1-dimensional"),
-    (lambda ax: plot_folds(ax, [3, 3], errors=["a", "b"]), "errors must hold numbers"),
-    (lambda ax: plot_folds(ax, [3, 3], test_color=1), "test_color must be a string"),
-    (lambda ax: plot_coverage(ax, []), "summary must hold at least one row"),
-    (lambda ax: plot_coverage(ax, "rows"), "summary must be a list of dicts"),
-    (lambda ax: plot_coverage(ax, [1, 2]), r"summary\[0\] must be a dict"),
-    (lambda ax: plot_coverage(ax, [{"method": "holdout"}]), r"summary\[0\] lacks the keys"),
-    (lambda ax: plot_coverage(ax, [ROW], n_se="2"), "n_se must be a real number"),
-    (lambda ax: plot_coverage(ax, [ROW], n_se=-1), "n_se must be >= 0"),
-    (lambda ax: plot_coverage(ax, [ROW], methods="holdout"), "methods must be a non-empty"),
-    (lambda ax: plot_coverage(ax, [ROW], labels=["a"]), "labels must be a dict"),
-    (lambda ax: plot_slack_vs_n(ax, [{"method": "kfold", "n": 10}]), "lacks the keys"),
-    (lambda ax: plot_slack_vs_n(ax, None), "summary must be a list of dicts"),
-])
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda ax: mean_std(["a", "b"]), "values must hold numbers"),
+        (lambda ax: mean_std([]), "values must be a non-empty array"),
+        (lambda ax: mean_std([0.1, np.nan]), "values must be finite"),
+        (lambda ax: mean_std([0.1, 0.2], digits=2.5), "digits must be an integer"),
+        (lambda ax: mean_std([0.1, 0.2], digits=-1), "digits must be >= 0"),
+        (lambda ax: mean_std([0.1, 0.2], scale="100"), "scale must be a real number"),
+        (lambda ax: mark_truth(None, 0.1), "ax must be a matplotlib Axes"),
+        (lambda ax: mark_truth(ax, "0.1"), "value must be a real number"),
+        (lambda ax: mark_truth(ax, 0.1, label=3), "label must be a string"),
+        (lambda ax: plot_folds(None, [3, 3]), "ax must be a matplotlib Axes"),
+        (lambda ax: plot_folds(ax, [3]), "sizes must hold at least two"),
+        (lambda ax: plot_folds(ax, [3, 0]), "sizes must hold integers >= 1"),
+        (lambda ax: plot_folds(ax, [[3, 3]]), "sizes must be 1-dimensional"),
+        (lambda ax: plot_folds(ax, [3, 3], errors=["a", "b"]), "errors must hold numbers"),
+        (lambda ax: plot_folds(ax, [3, 3], test_color=1), "test_color must be a string"),
+        (lambda ax: plot_coverage(ax, []), "summary must hold at least one row"),
+        (lambda ax: plot_coverage(ax, "rows"), "summary must be a list of dicts"),
+        (lambda ax: plot_coverage(ax, [1, 2]), r"summary\[0\] must be a dict"),
+        (lambda ax: plot_coverage(ax, [{"method": "holdout"}]), r"summary\[0\] lacks the keys"),
+        (lambda ax: plot_coverage(ax, [ROW], n_se="2"), "n_se must be a real number"),
+        (lambda ax: plot_coverage(ax, [ROW], n_se=-1), "n_se must be >= 0"),
+        (lambda ax: plot_coverage(ax, [ROW], methods="holdout"), "methods must be a non-empty"),
+        (lambda ax: plot_coverage(ax, [ROW], labels=["a"]), "labels must be a dict"),
+        (lambda ax: plot_slack_vs_n(ax, [{"method": "kfold", "n": 10}]), "lacks the keys"),
+        (lambda ax: plot_slack_vs_n(ax, None), "summary must be a list of dicts"),
+    ],
+)
 def test_plotting_arguments_are_named(ax, call, match):
     with pytest.raises(ValueError, match=match):
         call(ax)
@@ -497,6 +595,7 @@ def test_plotting_still_draws_valid_input():
 # 3. Seeds: one rule everywhere
 # =========================================================================================
 
+
 def _seed_kinds():
     """Fresh seeds of each accepted kind (a stateful one must be new for each call)."""
     return {
@@ -513,10 +612,12 @@ SEEDED = {
     "TwoGaussians.sample": lambda rs: TwoGaussians().sample(5, random_state=rs)[0],
     "Twonorm.sample": lambda rs: Twonorm(dim=3).sample(5, random_state=rs)[0],
     "Ringnorm.sample": lambda rs: Ringnorm(dim=3).sample(5, random_state=rs)[0],
-    "LinearGaussianRegression.sample":
-        lambda rs: LinearGaussianRegression(dim=2).sample(5, random_state=rs)[0],
-    "monte_carlo_risk": lambda rs: monte_carlo_risk(_Constant(), TwoGaussians(), n=50,
-                                                   random_state=rs),
+    "LinearGaussianRegression.sample": lambda rs: LinearGaussianRegression(dim=2).sample(
+        5, random_state=rs
+    )[0],
+    "monte_carlo_risk": lambda rs: monte_carlo_risk(
+        _Constant(), TwoGaussians(), n=50, random_state=rs
+    ),
     "spawn_generators": lambda rs: [g.random() for g in spawn_generators(rs, 3)],
     "repeat": lambda rs: repeat(_mean_of_ten, 3, random_state=rs),
 }
@@ -531,15 +632,18 @@ def test_issue_every_seed_kind_is_accepted_and_reproducible(func, kind):
         np.testing.assert_array_equal(first, second)
 
 
-@pytest.mark.parametrize("seed, match", [
-    (-1, "random_state must be >= 0"),
-    (2**32, "random_state must be < 2\\*\\*32"),
-    (True, "random_state must be None, an int"),
-    (1.5, "random_state must be None, an int"),
-    ("0", "random_state must be None, an int"),
-    ([1, 2], "random_state must be None, an int"),
-    (np.random.PCG64(0), "random_state must be None, an int"),
-])
+@pytest.mark.parametrize(
+    "seed, match",
+    [
+        (-1, "random_state must be >= 0"),
+        (2**32, "random_state must be < 2\\*\\*32"),
+        (True, "random_state must be None, an int"),
+        (1.5, "random_state must be None, an int"),
+        ("0", "random_state must be None, an int"),
+        ([1, 2], "random_state must be None, an int"),
+        (np.random.PCG64(0), "random_state must be None, an int"),
+    ],
+)
 @pytest.mark.parametrize("func", list(SEEDED))
 def test_issue_a_bad_seed_is_refused_by_name(func, seed, match):
     with pytest.raises(ValueError, match=match):
@@ -608,25 +712,26 @@ def test_cp_upper_is_monotone_in_k_at_any_delta(n, log_delta, data):
 @settings(max_examples=200, deadline=None)
 def test_cp_upper_at_zero_errors_is_the_closed_form(n, log_delta):
     delta = math.exp(log_delta)
-    assert clopper_pearson_upper(0, n, delta) == pytest.approx(_closed_form_k0(n, delta),
-                                                               rel=1e-11)
+    assert clopper_pearson_upper(0, n, delta) == pytest.approx(_closed_form_k0(n, delta), rel=1e-11)
 
 
-@given(st.integers(1, 300).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))),
-       st.floats(math.log(1e-300), math.log(1 - 1e-9)))
+@given(
+    st.integers(1, 300).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))),
+    st.floats(math.log(1e-300), math.log(1 - 1e-9)),
+)
 @settings(max_examples=80, deadline=None)
 def test_equation_3_by_inversion_matches_the_quantile_at_any_delta(kn, log_delta):
     k, n = kn
     delta = math.exp(log_delta)
     assert clopper_pearson_upper_by_inversion(k, n, delta) == pytest.approx(
-        clopper_pearson_upper(k, n, delta), rel=1e-8, abs=1e-300)
+        clopper_pearson_upper(k, n, delta), rel=1e-8, abs=1e-300
+    )
 
 
 @given(st.lists(st.integers(0, 4), min_size=1, max_size=60), st.data())
 @settings(max_examples=60, deadline=None)
 def test_error_rate_bound_counts_mistakes_for_any_number_of_classes(y_true, data):
-    y_pred = data.draw(st.lists(st.integers(0, 4), min_size=len(y_true),
-                                max_size=len(y_true)))
+    y_pred = data.draw(st.lists(st.integers(0, 4), min_size=len(y_true), max_size=len(y_true)))
     err, up = error_rate_bound(y_true, y_pred, delta=0.05)
     mistakes = sum(a != b for a, b in zip(y_true, y_pred, strict=True))
     assert err == mistakes / len(y_true)

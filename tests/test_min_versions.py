@@ -59,7 +59,8 @@ def test_every_runtime_dependency_is_pinned_at_its_declared_floor():
 
 def test_the_test_tools_are_pinned_at_their_declared_floor():
     extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
-        "optional-dependencies"]["test"]
+        "optional-dependencies"
+    ]["test"]
     floors = {n: v for n, v in _floors(extra).items() if n in ("pytest", "hypothesis")}
     pins = _pins()
     assert set(floors) == {"pytest", "hypothesis"}

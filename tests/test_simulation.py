@@ -51,8 +51,8 @@ def test_spawned_generators_are_independent_streams():
 
 # --------------------------------------------------------------------------- checkpoints
 
-CALLS: list[float] = []     # first draw of every repetition that ran
-STOP_AT: list[float] = []   # first draws at which the run is "killed"
+CALLS: list[float] = []  # first draw of every repetition that ran
+STOP_AT: list[float] = []  # first draws at which the run is "killed"
 
 
 class Interrupted(Exception):
@@ -72,27 +72,27 @@ def test_checkpoint_resumes_without_losing_or_repeating_work(tmp_path):
     full = repeat(_draw_or_stop, 8, random_state=3)
     CALLS.clear()
     STOP_AT[:] = [full[5]]
-    with pytest.raises(Interrupted):                   # killed while running repetition 5
+    with pytest.raises(Interrupted):  # killed while running repetition 5
         repeat(_draw_or_stop, 8, random_state=3, checkpoint=tmp_path)
     STOP_AT.clear()
-    assert CALLS == full[:6]
+    assert full[:6] == CALLS
     assert saved_repetitions(tmp_path) == [0, 1, 2, 3, 4]
-    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]   # nothing half-written
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]  # nothing half-written
     CALLS.clear()
     assert repeat(_draw_or_stop, 8, random_state=3, checkpoint=tmp_path) == full
-    assert CALLS == full[5:]                           # only the unfinished repetitions ran
+    assert full[5:] == CALLS  # only the unfinished repetitions ran
     CALLS.clear()
     assert repeat(_draw_or_stop, 8, random_state=3, checkpoint=tmp_path, n_jobs=2) == full
-    assert CALLS == []                                 # all done: nothing runs again
+    assert CALLS == []  # all done: nothing runs again
     more = repeat(_draw_or_stop, 10, random_state=3, checkpoint=tmp_path)
-    assert more[:8] == full and CALLS == more[8:]      # a larger n_repeats extends the run
+    assert more[:8] == full and more[8:] == CALLS  # a larger n_repeats extends the run
 
 
 def test_checkpoint_refuses_another_call_and_unseeded_runs(tmp_path):
     repeat(_draw, 2, random_state=0, checkpoint=tmp_path, size=2)
-    with pytest.raises(ValueError, match="checkpoint .* another call"):
+    with pytest.raises(ValueError, match=r"checkpoint .* another call"):
         repeat(_draw, 2, random_state=1, checkpoint=tmp_path, size=2)
-    with pytest.raises(ValueError, match="checkpoint .* another call"):
+    with pytest.raises(ValueError, match=r"checkpoint .* another call"):
         repeat(_draw, 2, random_state=0, checkpoint=tmp_path, size=3)
     with pytest.raises(ValueError, match="random_state must be an int when checkpoint"):
         repeat(_draw, 2, random_state=None, checkpoint=tmp_path / "other")

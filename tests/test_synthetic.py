@@ -18,11 +18,14 @@ class LinearRule:
         return np.where(X @ self.w + self.b > 0, 1, -1)
 
 
-@pytest.mark.parametrize("dist, w, b", [
-    (TwoGaussians(), [1.0, 0.0], 0.0),
-    (TwoGaussians(separation=1.0, dim=3, sigma=0.7, prior=0.3), [1.0, 0.5, -0.2], 0.3),
-    (TwoGaussians(separation=3.0, prior=0.8), [0.2, 1.0], -0.5),
-])
+@pytest.mark.parametrize(
+    "dist, w, b",
+    [
+        (TwoGaussians(), [1.0, 0.0], 0.0),
+        (TwoGaussians(separation=1.0, dim=3, sigma=0.7, prior=0.3), [1.0, 0.5, -0.2], 0.3),
+        (TwoGaussians(separation=3.0, prior=0.8), [0.2, 1.0], -0.5),
+    ],
+)
 def test_exact_risk_agrees_with_a_large_fresh_sample(dist, w, b):
     exact = dist.linear_rule_risk(w, b)
     n = 400_000
@@ -64,12 +67,15 @@ def test_fitted_model_risk_is_near_bayes():
     assert dist.bayes_risk - 0.01 < risk < dist.bayes_risk + 0.02
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(separation=-1.0), "separation"),
-    (dict(dim=0), "dim must be >= 1"),
-    (dict(sigma=0.0), "sigma"),
-    (dict(prior=1.0), "prior must lie strictly between 0 and 1"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(separation=-1.0), "separation"),
+        (dict(dim=0), "dim must be >= 1"),
+        (dict(sigma=0.0), "sigma"),
+        (dict(prior=1.0), "prior must lie strictly between 0 and 1"),
+    ],
+)
 def test_bad_parameters(kwargs, match):
     with pytest.raises(ValueError, match=match):
         TwoGaussians(**kwargs)

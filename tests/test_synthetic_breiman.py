@@ -37,7 +37,12 @@ def test_twonorm_linear_rule_risk_matches_monte_carlo():
     for _ in range(3):
         w, b = rng.normal(size=20) + 0.5, float(rng.normal())
         n = 400_000
-        mc = _mc_error(dist, lambda X: np.where(X @ w + b > 0, 1, -1), n, seed=int(rng.integers(1e6)))
+        mc = _mc_error(
+            dist,
+            lambda X, w=w, b=b: np.where(X @ w + b > 0, 1, -1),
+            n,
+            seed=int(rng.integers(1e6)),
+        )
         exact = dist.linear_rule_risk(w, b)
         se = np.sqrt(exact * (1 - exact) / n)
         assert abs(mc - exact) < 4 * se

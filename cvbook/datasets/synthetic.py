@@ -15,8 +15,15 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from .._checks import (check_1d_labels, check_features, check_finite, check_float, check_int,
-                       check_open_unit, check_random_state)
+from .._checks import (
+    check_1d_labels,
+    check_features,
+    check_finite,
+    check_float,
+    check_int,
+    check_open_unit,
+    check_random_state,
+)
 
 __all__ = ["TwoGaussians", "monte_carlo_risk"]
 
@@ -92,8 +99,8 @@ class TwoGaussians:
         w, b = _check_linear_rule(w, b, self.dim, classifier=True)
         scale = self.sigma * np.linalg.norm(w)
         mu_neg, mu_pos = self.means
-        err_pos = stats.norm.cdf(-(w @ mu_pos + b) / scale)   # positive called negative
-        err_neg = stats.norm.cdf((w @ mu_neg + b) / scale)    # negative called positive
+        err_pos = stats.norm.cdf(-(w @ mu_pos + b) / scale)  # positive called negative
+        err_neg = stats.norm.cdf((w @ mu_neg + b) / scale)  # negative called positive
         return float(self.prior * err_pos + (1 - self.prior) * err_neg)
 
     @property
@@ -112,8 +119,9 @@ class TwoGaussians:
         return self.linear_rule_risk(*self.bayes_rule)
 
 
-def monte_carlo_risk(model, distribution, n: int = 200_000, random_state=None,
-                     batch_size: int = 50_000) -> float:
+def monte_carlo_risk(
+    model, distribution, n: int = 200_000, random_state=None, batch_size: int = 50_000
+) -> float:
     """True 0-1 risk of a fitted ``model``, estimated on a large fresh sample.
 
     The standard error is at most ``0.5 / sqrt(n)`` (0.0011 for the default),
@@ -145,11 +153,14 @@ def monte_carlo_risk(model, distribution, n: int = 200_000, random_state=None,
     True
     """
     if not callable(getattr(model, "predict", None)):
-        raise TypeError(f"model must be a fitted classifier with a predict method, "
-                        f"got {type(model).__name__}")
+        raise TypeError(
+            f"model must be a fitted classifier with a predict method, got {type(model).__name__}"
+        )
     if not callable(getattr(distribution, "sample", None)):
-        raise TypeError(f"distribution must have a sample(m, random_state) method, "
-                        f"got {type(distribution).__name__}")
+        raise TypeError(
+            f"distribution must have a sample(m, random_state) method, "
+            f"got {type(distribution).__name__}"
+        )
     n = check_int(n, "n", minimum=1)
     batch_size = check_int(batch_size, "batch_size", minimum=1)
     rng = check_random_state(random_state)
@@ -160,15 +171,18 @@ def monte_carlo_risk(model, distribution, n: int = 200_000, random_state=None,
         # A column of predictions would broadcast against y into a (size, size) matrix.
         predicted = check_1d_labels(model.predict(X), "model.predict(X)")
         if predicted.shape != np.shape(y):
-            raise ValueError(f"model.predict(X) must return one label per point: got shape "
-                             f"{predicted.shape} for {np.shape(y)[0]} points")
+            raise ValueError(
+                f"model.predict(X) must return one label per point: got shape "
+                f"{predicted.shape} for {np.shape(y)[0]} points"
+            )
         errors += int(np.sum(predicted != y))
         done += size
     return errors / n
 
 
-def _check_linear_rule(w: ArrayLike, b: Any, dim: int,
-                       classifier: bool) -> tuple[np.ndarray, float]:
+def _check_linear_rule(
+    w: ArrayLike, b: Any, dim: int, classifier: bool
+) -> tuple[np.ndarray, float]:
     """``(w, b)`` of a linear rule in ``dim`` dimensions, checked by name.
 
     ``w`` may be 1-d or a single row or column (scikit-learn's ``coef_`` is
@@ -193,6 +207,7 @@ def _check_linear_rule(w: ArrayLike, b: Any, dim: int,
 # ---------------------------------------------------------------------------
 # Breiman's twonorm and ringnorm (chapter 6)
 # ---------------------------------------------------------------------------
+
 
 def _balanced_labels(rng, m: int) -> np.ndarray:
     """Equiprobable labels in {-1, +1}."""
@@ -256,8 +271,8 @@ class Twonorm:
         w, b = _check_linear_rule(w, b, self.dim, classifier=True)
         scale = float(np.linalg.norm(w))
         shift = self.a * float(w.sum())
-        err_pos = stats.norm.cdf(-(shift + b) / scale)   # +1 called -1
-        err_neg = stats.norm.cdf((-shift + b) / scale)   # -1 called +1
+        err_pos = stats.norm.cdf(-(shift + b) / scale)  # +1 called -1
+        err_neg = stats.norm.cdf((-shift + b) / scale)  # -1 called +1
         return float(0.5 * err_pos + 0.5 * err_neg)
 
     @property
@@ -334,7 +349,7 @@ class Ringnorm:
         X = check_features(X, "X")
         if X.shape[1] != self.dim:
             raise ValueError(f"X must have shape (m, {self.dim}), got {X.shape}")
-        q = 0.5 * np.sum((X - self.a) ** 2, axis=1) - np.sum(X ** 2, axis=1) / 8
+        q = 0.5 * np.sum((X - self.a) ** 2, axis=1) - np.sum(X**2, axis=1) / 8
         return np.where(q > self.dim * np.log(2.0), 1, -1)
 
     @property
@@ -348,13 +363,13 @@ class Ringnorm:
         ``P(chi2'(dim, 1/9) > (8 t + 4/3) / 3)``.
         """
         t = self.dim * np.log(2.0)
-        mu2 = self.dim * self.a ** 2       # = 1
+        mu2 = self.dim * self.a**2  # = 1
         err_pos = stats.ncx2.cdf((t + mu2 / 6) / 1.5, self.dim, 4 * mu2 / 9)
         err_neg = stats.ncx2.sf((8 * t + 4 * mu2 / 3) / 3, self.dim, mu2 / 9)
         return float(0.5 * err_pos + 0.5 * err_neg)
 
 
-__all__ += ["Twonorm", "Ringnorm"]
+__all__ += ["Ringnorm", "Twonorm"]
 
 
 @dataclass(frozen=True)
@@ -420,12 +435,12 @@ class LinearGaussianRegression:
         3.0
         """
         w, b = _check_linear_rule(w, b, self.dim, classifier=False)
-        return float(np.sum((w - self.coef) ** 2) + b ** 2 + self.noise ** 2)
+        return float(np.sum((w - self.coef) ** 2) + b**2 + self.noise**2)
 
     @property
     def bayes_risk(self) -> float:
         """``noise**2``, the risk of ``f(x) = x @ coef``."""
-        return float(self.noise ** 2)
+        return float(self.noise**2)
 
 
 __all__ += ["LinearGaussianRegression"]
