@@ -20,29 +20,36 @@ have the same risk".
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 from scipy import stats
-
 from sklearn.base import clone
 
 from ._checks import check_int, check_same_length
-from .intervals import (_check_alpha, _check_data, _check_loss, _check_test_size, _random_splits,
-                        _rng, split_losses)
+from .intervals import (
+    _check_alpha,
+    _check_data,
+    _check_loss,
+    _check_test_size,
+    _random_splits,
+    _rng,
+    split_losses,
+)
 
 __all__ = [
-    "ComparisonTest",
-    "five_by_two_splits",
-    "paired_ttest_5x2cv",
-    "combined_ftest_5x2cv",
-    "ttest_5x2cv_from_differences",
-    "ftest_5x2cv_from_differences",
-    "mcnemar_test",
-    "mcnemar_holdout",
-    "corrected_paired_ttest",
     "COMPARISON_METHODS",
+    "ComparisonTest",
+    "combined_ftest_5x2cv",
+    "corrected_paired_ttest",
+    "five_by_two_splits",
+    "ftest_5x2cv_from_differences",
+    "mcnemar_holdout",
+    "mcnemar_test",
+    "paired_ttest_5x2cv",
+    "ttest_5x2cv_from_differences",
 ]
 
 #: The tests, by the name in :attr:`ComparisonTest.method`, with a label.
@@ -138,7 +145,7 @@ def _differences_5x2(est_a, est_b, X, y, loss, splits) -> np.ndarray:
         folds.extend([(h1, h2), (h2, h1)])
     la = split_losses(est_a, X, y, folds, loss)
     lb = split_losses(est_b, X, y, folds, loss)
-    return np.array([a.mean() - b.mean() for a, b in zip(la, lb)]).reshape(5, 2)
+    return np.array([a.mean() - b.mean() for a, b in zip(la, lb, strict=True)]).reshape(5, 2)
 
 
 def ttest_5x2cv_from_differences(p: Any) -> tuple[float, float]:
@@ -368,7 +375,7 @@ def corrected_paired_ttest(estimator_a, estimator_b, X, y, *, loss: str = "zero_
     splits = _random_splits(y, n_splits, n_test, loss, _rng(random_state))
     la = split_losses(estimator_a, X, y, splits, loss, n_jobs)
     lb = split_losses(estimator_b, X, y, splits, loss, n_jobs)
-    d = np.array([a.mean() - b.mean() for a, b in zip(la, lb)])
+    d = np.array([a.mean() - b.mean() for a, b in zip(la, lb, strict=True)])
     J = n_splits
     est = float(d.mean())
     se = math.sqrt((1 / J + n_test / (n - n_test)) * float(d.var(ddof=1)))

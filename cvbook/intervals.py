@@ -36,8 +36,9 @@ Every fit goes through :func:`split_losses`; the splits are drawn from
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -45,25 +46,31 @@ from scipy import stats
 from sklearn.base import clone
 from sklearn.model_selection import KFold, ShuffleSplit, StratifiedKFold, StratifiedShuffleSplit
 
-from ._checks import (check_1d_labels, check_features, check_int, check_open_unit,
-                      check_random_state, check_same_length)
+from ._checks import (
+    check_1d_labels,
+    check_features,
+    check_int,
+    check_open_unit,
+    check_random_state,
+    check_same_length,
+)
 from .bounds import clopper_pearson_interval
 from .simulation import repeat
 
 __all__ = [
+    "INTERVAL_METHODS",
     "LOSSES",
     "RiskInterval",
+    "conservative_z_from_means",
+    "conservative_z_interval",
+    "corrected_t_from_split_means",
+    "corrected_t_interval",
+    "cv_wald_interval",
+    "holdout_interval",
+    "nested_cv_from_losses",
+    "nested_cv_interval",
     "pointwise_loss",
     "split_losses",
-    "holdout_interval",
-    "cv_wald_interval",
-    "corrected_t_interval",
-    "conservative_z_interval",
-    "nested_cv_interval",
-    "nested_cv_from_losses",
-    "corrected_t_from_split_means",
-    "conservative_z_from_means",
-    "INTERVAL_METHODS",
 ]
 
 TARGETS = ("conditional", "expected")
@@ -165,7 +172,7 @@ def _check_test_size(test_size: Any, n: int, name: str = "test_size") -> int:
     """Number of test points from a fraction in (0, 1) or a count in [1, n - 2]."""
     if isinstance(test_size, (float, np.floating)) and not float(test_size).is_integer():
         frac = float(check_open_unit(test_size, name, scalar=True))
-        n_test = int(round(frac * n))
+        n_test = round(frac * n)
     elif isinstance(test_size, (float, np.floating)):
         raise ValueError(f"{name} must be a fraction in (0, 1) or an integer count, "
                          f"got {test_size!r}")
@@ -400,7 +407,7 @@ def _cv_wald_from_losses(losses: Sequence[np.ndarray], variance: str, alpha: flo
     half = _z(alpha) * math.sqrt(var / n)
     k = len(losses)
     return RiskInterval(est, est - half, est + half, "cv_wald", "conditional",
-                        n - int(round(n / k)), k, alpha)
+                        n - round(n / k), k, alpha)
 
 
 # --------------------------------------------------------------------------- #
@@ -634,7 +641,7 @@ def _nested_repetition(rng: np.random.Generator, estimator, X, y, n_splits: int,
             pairs.append((f1, f2))
     pair_losses = split_losses(estimator, X, y, pair_splits, loss)
     inner: dict[tuple[int, int], np.ndarray] = {}   # (scored fold, other left-out fold)
-    for (f1, f2), losses in zip(pairs, pair_losses):
+    for (f1, f2), losses in zip(pairs, pair_losses, strict=True):
         inner[(f1, f2)] = losses[: len(folds[f1])]
         inner[(f2, f1)] = losses[len(folds[f1]):]
     outer = split_losses(estimator, X, y,

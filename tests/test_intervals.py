@@ -17,10 +17,17 @@ from sklearn.naive_bayes import GaussianNB
 from cvbook import compare, intervals
 from cvbook.bounds import clopper_pearson_interval
 from cvbook.datasets import LinearGaussianRegression, TwoGaussians, Twonorm
-from cvbook.intervals import (RiskInterval, conservative_z_from_means,
-                              conservative_z_interval, corrected_t_from_split_means,
-                              corrected_t_interval, cv_wald_interval, holdout_interval,
-                              nested_cv_from_losses, nested_cv_interval)
+from cvbook.intervals import (
+    RiskInterval,
+    conservative_z_from_means,
+    conservative_z_interval,
+    corrected_t_from_split_means,
+    corrected_t_interval,
+    cv_wald_interval,
+    holdout_interval,
+    nested_cv_from_losses,
+    nested_cv_interval,
+)
 
 Z95 = 1.959963984540054
 
@@ -112,7 +119,7 @@ def test_conservative_z_halves_are_disjoint_and_balanced():
 def test_nested_cv_formula_by_hand():
     a, b = [0.5, -0.5], [0.001, 0.001]
     inner, outer = [0.0, 1.0, 0.0, 1.0], [0.0, 1.0, 1.0, 1.0]
-    est, lo, hi, infl = nested_cv_from_losses(a, b, inner, outer, n=4, n_splits=2, alpha=0.05)
+    est, _, hi, infl = nested_cv_from_losses(a, b, inner, outer, n=4, n_splits=2, alpha=0.05)
     mse = (0.25 + 0.25) / 2 - 0.001
     sd = np.std(inner, ddof=1)
     n_sub = 2                                    # floor(4 * 1 / 2)

@@ -46,37 +46,51 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.linear_model import LogisticRegression
 from sklearn.svm import SVC
+from threadpoolctl import threadpool_limits
 
 from .._checks import check_int, check_open_unit
 from ..bounds import clopper_pearson_interval
-from ..compare import (COMPARISON_METHODS, _differences_5x2, five_by_two_splits,
-                       corrected_paired_ttest, ftest_5x2cv_from_differences, mcnemar_holdout,
-                       ttest_5x2cv_from_differences)
-from ..datasets.synthetic import Ringnorm, Twonorm, TwoGaussians
-from ..intervals import (INTERVAL_METHODS, _random_splits, _rng, conservative_z_interval,
-                         corrected_t_interval, cv_wald_interval, holdout_interval,
-                         nested_cv_interval)
+from ..compare import (
+    COMPARISON_METHODS,
+    _differences_5x2,
+    corrected_paired_ttest,
+    five_by_two_splits,
+    ftest_5x2cv_from_differences,
+    mcnemar_holdout,
+    ttest_5x2cv_from_differences,
+)
+from ..datasets.synthetic import Ringnorm, TwoGaussians, Twonorm
+from ..intervals import (
+    INTERVAL_METHODS,
+    _random_splits,
+    _rng,
+    conservative_z_interval,
+    corrected_t_interval,
+    cv_wald_interval,
+    holdout_interval,
+    nested_cv_interval,
+)
 from ..provenance import atomic_write, atomic_write_text, git_commit, git_dirty, package_versions
 from ..simulation import repeat, saved_repetitions
 
 __all__ = [
+    "DESIGNS",
     "DISTRIBUTIONS",
     "LEARNERS",
-    "DESIGNS",
     "SETTINGS",
     "SubsetLDA",
-    "make_distribution",
-    "make_learner",
-    "true_risk",
-    "interval_trial",
-    "run_intervals",
-    "summarize_intervals",
     "comparison_trial",
-    "run_comparisons",
-    "summarize_comparisons",
-    "save_record",
+    "interval_trial",
     "load_record",
     "main",
+    "make_distribution",
+    "make_learner",
+    "run_comparisons",
+    "run_intervals",
+    "save_record",
+    "summarize_comparisons",
+    "summarize_intervals",
+    "true_risk",
 ]
 
 #: Distributions, by name.
@@ -269,7 +283,7 @@ def interval_trial(rng: np.random.Generator, distribution: str, learner: str,
         full_risk, full_se = risk(clone(est).fit(X, y))
         seed = int(rng.integers(0, 2**31 - 1))
         ho = cfg["holdout"]
-        n_test = int(round(ho["test_size"] * n))
+        n_test = round(ho["test_size"] * n)
         ((train, _),) = _random_splits(y, 1, n_test, "zero_one", _rng(seed))
         ho_risk, ho_se = risk(clone(est).fit(X[train], y[train]))
         results = [holdout_interval(est, X, y, method="wald", alpha=alpha, random_state=seed,
@@ -369,7 +383,7 @@ def summarize_intervals(records: Mapping[str, np.ndarray],
     out = []
     for g in groups:
         sel = np.ones(len(cols["n"]), dtype=bool)
-        for k, v in zip(keys, g):
+        for k, v in zip(keys, g, strict=True):
             sel &= cols[k] == v
         lo, hi, risk = cols["lower"][sel], cols["upper"][sel], cols["risk"][sel]
         R = int(sel.sum())
@@ -434,14 +448,14 @@ def comparison_trial(rng: np.random.Generator, n_values: Sequence[int], case: st
                - true_risk(clone(est_b).fit(X, y), dist))
         halves = five_by_two_splits(y, random_state=int(rng.integers(0, 2**31 - 1)))
         p = _differences_5x2(est_a, est_b, X, y, "zero_one", halves)
-        t, p_t = ttest_5x2cv_from_differences(p)
-        f, p_f = ftest_5x2cv_from_differences(p)
+        _, p_t = ttest_5x2cv_from_differences(p)
+        _, p_f = ftest_5x2cv_from_differences(p)
         rows.append((n, _TESTS.index("ttest_5x2cv"), p.mean(), p_t, gap, 20))
         rows.append((n, _TESTS.index("ftest_5x2cv"), p.mean(), p_f, gap, 20))
         seed = int(rng.integers(0, 2**31 - 1))
         mc = mcnemar_holdout(est_a, est_b, X, y, test_size=mcnemar_test_size, random_state=seed)
         # the McNemar null is about the two fitted models it compares: record their gap
-        n_test = int(round(mcnemar_test_size * n))
+        n_test = round(mcnemar_test_size * n)
         ((train, _),) = _random_splits(y, 1, n_test, "zero_one", _rng(seed))
         mc_gap = (true_risk(clone(est_a).fit(X[train], y[train]), dist)
                   - true_risk(clone(est_b).fit(X[train], y[train]), dist))
@@ -500,7 +514,7 @@ def summarize_comparisons(records: Mapping[str, np.ndarray], alpha: float = 0.05
     cols = {k: np.asarray(v) for k, v in records.items()}
     out = []
     groups = sorted({(str(c), int(n), str(t)) for c, n, t in
-                     zip(cols["case"], cols["n"], cols["test"])},
+                     zip(cols["case"], cols["n"], cols["test"], strict=True)},
                     key=lambda g: (list(CASES).index(g[0]), g[1], _TESTS.index(g[2])))
     for case, n, test in groups:
         sel = (cols["case"] == case) & (cols["n"] == n) & (cols["test"] == test)
@@ -541,9 +555,9 @@ def save_record(path: str | os.PathLike, records: Mapping[str, np.ndarray],
     columns = {k: np.asarray(v) for k, v in records.items()}
     header = [f"{k}:{v.dtype.kind if v.dtype.kind in 'if' else 'U'}" for k, v in columns.items()]
     lines = [",".join(header)]
-    for row in zip(*(v.tolist() for v in columns.values())):
+    for row in zip(*(v.tolist() for v in columns.values()), strict=True):
         lines.append(",".join(repr(float(v)) if h.endswith(":f") else str(v)
-                              for h, v in zip(header, row)))
+                              for h, v in zip(header, row, strict=True)))
     text = "\n".join(lines) + "\n"
 
     def write_gz(tmp: str) -> None:
@@ -579,12 +593,19 @@ def load_record(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[st
 # --------------------------------------------------------------------------- #
 # The long run
 
-#: The long run's plan: per design, the sizes and the number of data sets.
+#: The long run's plan: per design ``"distribution/learner"``, the sizes and the number of data
+#: sets; and the comparison study's. Sized to about 16 minutes of one core.
 LONG_RUN: dict[str, Any] = {
-    "coverage": {"n_values": [50, 100, 250, 500, 1000], "n_repeats": 100},
-    "coverage_main": {"design": ("twogaussians", "lda"), "n_values": [50, 100, 250, 500, 1000],
-                      "n_repeats": 400},
-    "comparison": {"n_values": [100, 300], "n_repeats": 1000},
+    "coverage": {
+        "twogaussians/lda": {"n_values": [50, 100, 250, 500, 1000], "n_repeats": 150},
+        "twogaussians/logreg": {"n_values": [50, 250, 1000], "n_repeats": 50},
+        "twonorm/lda": {"n_values": [50, 250, 1000], "n_repeats": 50},
+        "twonorm/logreg": {"n_values": [50, 250, 1000], "n_repeats": 50},
+        "twonorm/svm": {"n_values": [50, 250, 1000], "n_repeats": 30},
+        "ringnorm/lda": {"n_values": [50, 250, 1000], "n_repeats": 50},
+        "ringnorm/svm": {"n_values": [50, 250, 1000], "n_repeats": 30},
+    },
+    "comparison": {"n_values": [100, 300], "n_repeats": 500},
 }
 
 
@@ -608,73 +629,67 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "comparisons of chapter 7, on distributions with known risk.")
     parser.add_argument("--out", default="results/intervals", help="output folder")
     parser.add_argument("--seed", type=int, default=2028)
-    parser.add_argument("--n-repeats", type=int, default=None,
-                        help="data sets per design (default: the plan's)")
-    parser.add_argument("--main-repeats", type=int, default=None,
-                        help="data sets for the main design (default: the plan's)")
-    parser.add_argument("--comparison-repeats", type=int, default=None)
-    parser.add_argument("--n", type=int, nargs="+", default=None, help="sizes (default: plan)")
+    parser.add_argument("--scale", type=float, default=1.0,
+                        help="multiply every number of data sets of the plan (at least 2 each)")
     parser.add_argument("--designs", nargs="+", default=None,
-                        help="distribution/learner pairs, e.g. twonorm/lda (default: all)")
-    parser.add_argument("--n-fresh", type=int, default=50_000)
+                        help="distribution/learner pairs of the plan to run (default: all)")
+    parser.add_argument("--n-fresh", type=int, default=20_000,
+                        help="fresh points for a risk that is not exact")
     parser.add_argument("--n-jobs", type=int, default=1)
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
+    if not args.scale > 0:
+        parser.error(f"--scale must be > 0, got {args.scale}")
     out = Path(args.out)
     plan = json.loads(json.dumps(LONG_RUN))
-    if args.n is not None:
-        for part in plan.values():
-            part["n_values"] = args.n
-    if args.n_repeats is not None:
-        plan["coverage"]["n_repeats"] = args.n_repeats
-    if args.main_repeats is not None:
-        plan["coverage_main"]["n_repeats"] = args.main_repeats
-    if args.comparison_repeats is not None:
-        plan["comparison"]["n_repeats"] = args.comparison_repeats
-    designs = DESIGNS if args.designs is None else [tuple(d.split("/")) for d in args.designs]
-    for d in designs:
-        if len(d) != 2:
-            raise SystemExit(f"--designs: expected distribution/learner, got {'/'.join(d)!r}")
-        make_distribution(d[0])
-        make_learner(d[1])
+    if args.designs is not None:
+        unknown = sorted(set(args.designs) - set(plan["coverage"]))
+        if unknown:
+            parser.error(f"--designs: unknown {unknown}; choose from {list(plan['coverage'])}")
+        plan["coverage"] = {k: v for k, v in plan["coverage"].items() if k in args.designs}
+    for block in [*plan["coverage"].values(), plan["comparison"]]:
+        block["n_repeats"] = max(2, round(block["n_repeats"] * args.scale))
     commit, dirty = git_commit(), git_dirty()   # the code that runs: read before the run
-    start = time.time()
+    start, cpu_start = time.time(), time.process_time()
     parts_dir = out / "parts"
     resumed: dict[str, int] = {}
-    pieces, timings = [], {}
-    for i, (dist, learner) in enumerate(designs):
-        is_main = (dist, learner) == tuple(plan["coverage_main"]["design"])
-        block = plan["coverage_main"] if is_main else plan["coverage"]
-        name = f"{dist}_{learner}"
+    pieces, comps, timings = [], [], {}
+    designs = list(plan["coverage"])
+    # the main design, then the comparisons, then the other designs (cheapest first): a run
+    # cut short and resumed at a smaller --scale keeps what matters most
+    order = [*designs[:1], "comparison/null", "comparison/difference", *designs[1:]]
+    for part in order:
+        kind, what = part.split("/")
+        name = f"{kind}_{what}"
         ck = parts_dir / name
         resumed[name] = len(saved_repetitions(ck))
         t0 = time.time()
-        pieces.append(run_intervals(dist, learner, block["n_values"], block["n_repeats"],
-                                    n_fresh=args.n_fresh, random_state=args.seed + i,
-                                    n_jobs=args.n_jobs, progress=not args.no_progress,
-                                    checkpoint=ck))
+        with threadpool_limits(1):   # one BLAS thread per worker: no oversubscription
+            if kind == "comparison":
+                block = plan["comparison"]
+                comps.append(run_comparisons(what, block["n_values"], block["n_repeats"],
+                                             random_state=args.seed + 100 + list(CASES).index(what),
+                                             n_jobs=args.n_jobs, progress=not args.no_progress,
+                                             checkpoint=ck))
+            else:
+                block = plan["coverage"][part]
+                seed = args.seed + list(LONG_RUN["coverage"]).index(part)
+                pieces.append(run_intervals(kind, what, block["n_values"], block["n_repeats"],
+                                            n_fresh=args.n_fresh, random_state=seed,
+                                            n_jobs=args.n_jobs, progress=not args.no_progress,
+                                            checkpoint=ck))
         timings[name] = round(time.time() - t0, 1)
-    coverage = _concat(pieces)
-    comps = []
-    for j, case in enumerate(CASES):
-        ck = parts_dir / f"comparison_{case}"
-        resumed[f"comparison_{case}"] = len(saved_repetitions(ck))
-        t0 = time.time()
-        comps.append(run_comparisons(case, plan["comparison"]["n_values"],
-                                     plan["comparison"]["n_repeats"],
-                                     random_state=args.seed + 100 + j, n_jobs=args.n_jobs,
-                                     progress=not args.no_progress, checkpoint=ck))
-        timings[f"comparison_{case}"] = round(time.time() - t0, 1)
-    comparison = _concat(comps)
+    coverage, comparison = _concat(pieces), _concat(comps)
     provenance = {
         "command": "python -m cvbook.runs.intervals " + " ".join(
             sys.argv[1:] if argv is None else list(argv)),
-        "parameters": {"seed": args.seed, "plan": plan, "designs": ["/".join(d) for d in designs],
+        "parameters": {"seed": args.seed, "plan": plan, "scale": args.scale,
                        "settings": SETTINGS, "alpha": 0.05, "n_fresh": args.n_fresh,
                        "comparison_cases": {k: [list(v[0]), list(v[1])]
                                             for k, v in CASES.items()}},
         "versions": package_versions(), "commit": commit, "uncommitted_package_files": dirty,
         "wall_time_s": round(time.time() - start, 1), "wall_time_by_part_s": timings,
+        "cpu_time_s": round(time.process_time() - cpu_start, 1),   # this process (n_jobs=1)
         "cpu_count": os.cpu_count(), "n_jobs": args.n_jobs,
         "repetitions_resumed": resumed,   # done by an earlier, interrupted run (not timed here)
         "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
