@@ -42,10 +42,13 @@ def _floors(reqs: list[str]) -> dict[str, str]:
     return floors
 
 
-def _same_version(a: str, b: str) -> bool:
+def _same_version(floor: str, pin: str) -> bool:
+    """The pin is the floor, or the floor names a release line (``1.11``) and the pin is
+    a patch release of that line (``1.11.1``, when ``1.11.0`` is yanked)."""
     from packaging.version import Version
 
-    return Version(a) == Version(b)
+    f, p = Version(floor), Version(pin)
+    return p == f or (len(f.release) == 2 and p.release[:2] == f.release and p >= f)
 
 
 def test_every_runtime_dependency_is_pinned_at_its_declared_floor():
