@@ -47,16 +47,20 @@ from __future__ import annotations
 
 import functools
 import numbers
+import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
+from scipy import sparse
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.exceptions import DataConversionWarning
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.model_selection import ParameterGrid
 from sklearn.svm import SVC
 from sklearn.utils.class_weight import compute_class_weight
+from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted
 
 try:  # private module of scikit-learn: used only while it behaves as SVC does
@@ -107,12 +111,68 @@ def _check_k_values(k_values: Any) -> list[int]:
     return sorted(out)
 
 
+def _check_X(X: Any, name: str = "X") -> np.ndarray:
+    """``check_features`` with scikit-learn's wording for the cases its checks look for.
+
+    Complex input ("Complex data not supported"), 1-d input ("Reshape your
+    data") and non-numeric objects (the TypeError of ``float()``) are refused
+    here first; the rest (sparse, strings, NaN/inf, zero columns) by
+    :func:`cvbook._checks.check_features`.
+    """
+    if X is None:
+        raise ValueError(f"{name} is required, got None")
+    if not sparse.issparse(X):
+        arr = np.asarray(X)
+        if np.iscomplexobj(arr):
+            raise ValueError(f"{name} must be real: Complex data not supported")
+        if arr.ndim == 1:
+            raise ValueError(
+                f"{name} must be 2-dimensional (n_samples, n_features), got shape {arr.shape}. "
+                "Reshape your data either using X.reshape(-1, 1) if it has a single feature "
+                "or X.reshape(1, -1) if it holds a single sample.")
+        if arr.ndim == 2 and arr.shape[1] == 0:
+            raise ValueError(f"{name} must have at least one feature: 0 feature(s) "
+                             f"(shape={arr.shape}) while a minimum of 1 is required.")
+        if arr.dtype == object:
+            try:
+                arr.astype(np.float64)
+            except TypeError as exc:
+                raise TypeError(f"{name} must hold numbers: {exc}") from None
+            except ValueError as exc:
+                raise ValueError(f"{name} must hold numbers: {exc}") from None
+    # C order: a DataFrame gives a Fortran-ordered array, whose var() (gamma="scale")
+    # can differ in the last bit from that of the same numbers in C order.
+    return np.ascontiguousarray(check_features(X, name))
+
+
 def _check_y(y: Any) -> np.ndarray:
-    """1-d labels (a column vector is flattened with a DataConversionWarning), two at most."""
+    """1-d binary labels, refused with scikit-learn's wording where its checks look for it.
+
+    A column vector is flattened with scikit-learn's DataConversionWarning; a
+    continuous or multi-class target is refused.
+    """
     if y is None:
         raise ValueError("y is required: CompleteKCV requires y to be passed, but the target y "
                          "is None")
-    return check_binary_labels(y, "y")
+    arr = np.asarray(y)
+    if not np.iscomplexobj(arr) and arr.ndim == 2 and arr.shape[1] == 1:
+        warnings.warn("A column-vector y was passed when a 1d array was expected. Please change "
+                      "the shape of y to (n_samples,), for example using ravel().",
+                      DataConversionWarning, stacklevel=3)
+        arr = arr.ravel()
+    if not np.iscomplexobj(arr) and arr.ndim == 1 and arr.size:
+        try:
+            kind = type_of_target(arr)
+        except ValueError:
+            kind = "unknown"
+        if kind == "continuous":
+            raise ValueError("y must hold class labels: Unknown label type: continuous. "
+                             "CompleteKCV is a binary classifier.")
+        if kind == "multiclass":
+            raise ValueError(f"y must be binary (two classes), got {np.unique(arr).size} "
+                             "distinct labels: Only binary classification is supported. The "
+                             "type of the target is multiclass.")
+    return check_binary_labels(arr, "y")
 
 
 def _feature_checks(estimator: BaseEstimator, X: Any, reset: bool) -> None:
@@ -615,7 +675,7 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         if self.n_jobs is not None:
             check_int(self.n_jobs, "n_jobs")
         k_values = _check_k_values(self.k_values)
-        X_arr = check_features(X, "X")
+        X_arr = _check_X(X, "X")
         y = _check_y(y)
         if len(y) != len(X_arr):
             raise ValueError(f"X and y must have the same length, got {len(X_arr)} and {len(y)}")
@@ -633,7 +693,7 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
 
     def _check_predict_X(self, X) -> np.ndarray:
         check_is_fitted(self, "estimators_")
-        arr = check_features(X, "X")
+        arr = _check_X(X, "X")
         _feature_checks(self, X, reset=False)
         return arr
 
