@@ -11,6 +11,16 @@ the estimate speaks for)*. Repeat on many independent data sets:
 * its **slack** (tightness) is ``estimate - true risk``, one number per
   repetition, whose distribution says how much a valid bound gives away.
 
+A coverage measured on ``R`` repetitions is a binomial proportion: :func:`summarize`
+reports its Clopper--Pearson interval (:func:`coverage_interval`), which stays honest
+at a coverage of 1, where the standard error :func:`binomial_se` is zero. Two
+estimates measured on the same repetitions are compared by the paired difference of
+a per-repetition quantity and its standard error (:func:`paired_difference`).
+
+The true risks are those of :mod:`cvbook.datasets`: exact for a linear rule on a
+distribution with ``linear_rule_risk``, otherwise
+:func:`cvbook.datasets.monte_carlo_risk` on one fresh sample per repetition.
+
 The estimates (:data:`METHODS`), each with the model it speaks for:
 
 ``holdout``
@@ -30,21 +40,14 @@ The estimates (:data:`METHODS`), each with the model it speaks for:
 Every repetition runs through :func:`cvbook.simulation.repeat`, seeded per
 task, so the results are identical for any ``n_jobs``.
 
-The module is also a command (``python -m cvbook.coverage --help``) that runs
-a large study and writes its records and provenance atomically.
+The long runs behind the chapter's committed figures (command line, records on
+disk, resume) are driven by :mod:`cvbook.runs.coverage`.
 """
 
 from __future__ import annotations
 
-import argparse
-import gzip
-import json
 import os
-import shutil
-import sys
-import time
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -53,28 +56,35 @@ from sklearn.discriminant_analysis import LinearDiscriminantAnalysis, QuadraticD
 from sklearn.model_selection import KFold, train_test_split
 from sklearn.svm import SVC
 
-from ._checks import check_int, check_open_unit
-from .bounds import clopper_pearson_upper
+from ._checks import (
+    ArgumentTypeError,
+    check_bool,
+    check_finite,
+    check_int,
+    check_integer_array,
+    check_open_unit,
+    check_random_state,
+)
+from .bounds import clopper_pearson_interval, clopper_pearson_upper
 from .ckcv import CompleteKCV
-from .datasets.synthetic import Ringnorm, Twonorm, TwoGaussians
-from .simulation import repeat, saved_repetitions
-from .provenance import atomic_write, atomic_write_text, git_commit, git_dirty, package_versions
+from .datasets.synthetic import Ringnorm, TwoGaussians, Twonorm, monte_carlo_risk
+from .simulation import repeat
 
 __all__ = [
-    "METHODS",
     "DISTRIBUTIONS",
     "LEARNERS",
+    "METHODS",
     "TUNED_K",
-    "make_distribution",
-    "default_learner",
-    "true_risk",
-    "coverage_trial",
-    "run_coverage",
-    "summarize",
     "binomial_se",
+    "coverage_interval",
+    "coverage_trial",
+    "default_learner",
     "format_table",
-    "save_results",
-    "load_results",
+    "make_distribution",
+    "paired_difference",
+    "run_coverage",
+    "select_records",
+    "summarize",
 ]
 
 #: The estimates compared, in the order the chapter shows them, with a label.
@@ -110,13 +120,22 @@ def make_distribution(name: str):
     >>> round(make_distribution("twonorm").bayes_risk, 4)
     0.0228
     """
+    _check_name(name, "distribution", DISTRIBUTIONS)
     if name == "twogaussians":
         return TwoGaussians(separation=2.0, dim=10)
     if name == "twonorm":
         return Twonorm()
     if name == "ringnorm":
         return Ringnorm()
-    raise ValueError(f"distribution must be one of {list(DISTRIBUTIONS)}, got {name!r}")
+    raise AssertionError(name)  # unreachable: _check_name refused it
+
+
+def _check_name(value: Any, name: str, allowed: Sequence[str]) -> str:
+    if not isinstance(value, str):
+        raise ArgumentTypeError(f"{name} must be one of {list(allowed)}, got {value!r}")
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {list(allowed)}, got {value!r}")
+    return value
 
 
 #: Learners the command line knows: ``default`` (see :func:`default_learner`) or ``svc``.
@@ -141,9 +160,8 @@ def default_learner(name: str, learner: str = "default") -> tuple[Any, dict[str,
     >>> default_learner("ringnorm", learner="svc")[1]
     {'C': [1.0, 10.0]}
     """
-    make_distribution(name)
-    if learner not in LEARNERS:
-        raise ValueError(f"learner must be one of {list(LEARNERS)}, got {learner!r}")
+    _check_name(name, "name", DISTRIBUTIONS)
+    _check_name(learner, "learner", LEARNERS)
     if learner == "svc":
         return SVC(kernel="rbf", gamma="scale"), {"C": [1.0, 10.0]}
     if name in ("twogaussians", "twonorm"):
@@ -164,79 +182,70 @@ def _linear_rule(model) -> tuple[np.ndarray, float] | None:
     return coef.ravel(), float(np.ravel(intercept)[0])
 
 
-def true_risk(model, distribution, X_fresh: np.ndarray | None = None,
-              y_fresh: np.ndarray | None = None, batch_size: int = 20_000) -> float:
-    """True 0-1 risk of a fitted ``model`` on ``distribution``.
+def _risk(model, distribution, n_fresh: int, fresh_seed: int) -> float:
+    """True 0-1 risk of a fitted ``model``, by :mod:`cvbook.datasets`' two routes.
 
-    Exact when the model is a linear rule and the distribution has a
-    ``linear_rule_risk`` method; otherwise the error on the fresh sample
-    ``(X_fresh, y_fresh)`` (standard error ``sqrt(p (1 - p) / len(y_fresh))``).
-
-    Parameters
-    ----------
-    model : fitted classifier
-    distribution : object with ``sample``, and optionally ``linear_rule_risk``
-    X_fresh, y_fresh : numpy.ndarray, optional
-        A large sample from ``distribution``, independent of the training data.
-        Required when the risk is not exact.
-    batch_size : int, default=20_000
-        Points predicted at a time.
-
-    Returns
-    -------
-    float
-
-    Examples
-    --------
-    >>> from sklearn.discriminant_analysis import LinearDiscriminantAnalysis, QuadraticDiscriminantAnalysis
-    >>> dist = TwoGaussians()
-    >>> model = LinearDiscriminantAnalysis().fit(*dist.sample(500, random_state=0))
-    >>> round(true_risk(model, dist), 4)
-    0.1608
+    Exact (``distribution.linear_rule_risk``) when the model is a linear rule on the
+    labels -1/+1; otherwise :func:`~cvbook.datasets.monte_carlo_risk` on ``n_fresh``
+    points drawn from ``fresh_seed`` -- the same fresh sample for every model of a
+    repetition, so their risks are compared on common points.
     """
     rule = _linear_rule(model)
     if rule is not None and hasattr(distribution, "linear_rule_risk"):
-        return distribution.linear_rule_risk(*rule)
-    if X_fresh is None or y_fresh is None:
-        raise ValueError("X_fresh and y_fresh are needed: the model's risk is not exact "
-                         f"on {type(distribution).__name__}")
-    errors = 0
-    for start in range(0, len(y_fresh), batch_size):
-        stop = start + batch_size
-        errors += int(np.sum(model.predict(X_fresh[start:stop]) != y_fresh[start:stop]))
-    return errors / len(y_fresh)
+        return float(distribution.linear_rule_risk(*rule))
+    return monte_carlo_risk(model, distribution, n=n_fresh, random_state=fresh_seed,
+                            batch_size=n_fresh)
 
 
-def _members_risk(search: CompleteKCV, k: int | None, distribution, fresh_sample,
-                  batch_size: int = 20_000) -> float:
+def _members_risk(search: CompleteKCV, k: int | None, distribution, n_fresh: int,
+                  fresh_seed: int) -> float:
     """Risk of a member of F* (at ``k``) drawn at random: the mean member risk."""
-    members = search.members(k)
-    rules = [_linear_rule(m) for m in members]
-    if all(r is not None for r in rules) and hasattr(distribution, "linear_rule_risk"):
-        return float(np.mean([distribution.linear_rule_risk(*r) for r in rules]))
-    X_fresh, y_fresh = fresh_sample()
-    total = 0.0
-    for start in range(0, len(y_fresh), batch_size):
-        stop = start + batch_size
-        part = search.member_error(X_fresh[start:stop], y_fresh[start:stop], k=k)
-        total += part * len(y_fresh[start:stop])
-    return total / len(y_fresh)
+    return float(np.mean([_risk(m, distribution, n_fresh, fresh_seed)
+                          for m in search.members(k)]))
 
 
 # --------------------------------------------------------------------------- #
 # One repetition
 
 def _check_values(values: Any, name: str, kind: str) -> list:
-    try:
-        values = list(values)
-    except TypeError:
-        raise ValueError(f"{name} must be a non-empty sequence, got {values!r}")
-    if not values:
+    """A non-empty 1-d list of levels in (0, 1) (``kind="delta"``) or of integers."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray)):
+        raise ArgumentTypeError(f"{name} must be a non-empty sequence, got {values!r}")
+    if len(values) == 0:
         raise ValueError(f"{name} must be a non-empty sequence, got {values!r}")
     if kind == "delta":
-        check_open_unit(values, name)
-        return [float(v) for v in values]
-    return [check_int(v, name, minimum=3) for v in values]
+        arr = check_open_unit(values, name)
+        if arr.ndim != 1:
+            raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+        return [float(v) for v in arr]
+    minimum = 3 if kind == "k" else 1
+    return [check_int(v, name, minimum=minimum) for v in values]
+
+
+def _check_study(distribution: Any, n_values: Any, k_values: Any, delta_values: Any,
+                 estimator: Any, param_grid: Any, n_splits: Any, n_fresh: Any,
+                 tune_k: Any) -> tuple:
+    """The arguments shared by :func:`coverage_trial` and :func:`run_coverage`, checked."""
+    if not callable(getattr(distribution, "sample", None)):
+        raise ArgumentTypeError("distribution must have a sample(m, random_state) method, "
+                                f"got {type(distribution).__name__}")
+    n_values = _check_values(n_values, "n_values", "n")
+    k_values = _check_values(k_values, "k_values", "k")
+    delta_values = _check_values(delta_values, "delta_values", "delta")
+    for n in n_values:
+        if n < 2 * max(k_values):
+            raise ValueError(f"n_values must be >= 2 * max(k_values) = {2 * max(k_values)}, "
+                             f"got {n}")
+    if not (callable(getattr(estimator, "fit", None))
+            and callable(getattr(estimator, "get_params", None))):
+        raise ArgumentTypeError("estimator must be a scikit-learn classifier (fit, "
+                                f"get_params), got {type(estimator).__name__}")
+    if not isinstance(param_grid, Mapping):
+        raise ArgumentTypeError(f"param_grid must be a dict of lists, got {param_grid!r}")
+    n_splits = check_int(n_splits, "n_splits", minimum=1)
+    n_fresh = check_int(n_fresh, "n_fresh", minimum=1000)
+    tune_k = check_bool(tune_k, "tune_k")
+    return n_values, k_values, delta_values, n_splits, n_fresh, tune_k
 
 
 def _select_row(cv_results: Mapping, delta: float, k: int | None) -> int:
@@ -270,11 +279,11 @@ def coverage_trial(rng: np.random.Generator, distribution, n_values: Sequence[in
 
     Parameters
     ----------
-    rng : numpy.random.Generator
+    rng : numpy.random.Generator (or any seed of cvbook's seed rule)
         The only source of randomness.
     distribution : object with ``sample(m, random_state)``
     n_values : sequence of int
-        Sample sizes.
+        Sample sizes, each ``>= 2 * max(k_values)``.
     k_values : sequence of int
         Numbers of folds, each >= 3; the hold-out tests on ``n // k`` points.
     delta_values : sequence of float
@@ -302,23 +311,18 @@ def coverage_trial(rng: np.random.Generator, distribution, n_values: Sequence[in
     >>> rows.shape          # one row per estimate
     (5, 6)
     """
+    rng = check_random_state(rng, "rng")
+    n_values, k_values, delta_values, n_splits, n_fresh, tune_k = _check_study(
+        distribution, n_values, k_values, delta_values, estimator, param_grid, n_splits,
+        n_fresh, tune_k)
     rows: list[tuple[float, ...]] = []
     seeds = rng.integers(0, 2**31 - 1, size=(len(n_values), 4))
     fresh_seed = int(rng.integers(0, 2**31 - 1))
-    fresh: list[np.ndarray] = []
-
-    def fresh_sample() -> tuple[np.ndarray, np.ndarray]:
-        # drawn only when some model's risk is not exact
-        if not fresh:
-            fresh.extend(distribution.sample(n_fresh, random_state=fresh_seed))
-        return fresh[0], fresh[1]
 
     def risk(model) -> float:
-        if _linear_rule(model) is not None and hasattr(distribution, "linear_rule_risk"):
-            return true_risk(model, distribution)
-        return true_risk(model, distribution, *fresh_sample())
+        return _risk(model, distribution, n_fresh, fresh_seed)
 
-    for (n, s) in zip(n_values, seeds):
+    for n, s in zip(n_values, seeds, strict=True):
         X, y = distribution.sample(n, random_state=int(s[0]))
         refit = clone(estimator).fit(X, y)
         refit_risk = risk(refit)
@@ -339,7 +343,7 @@ def coverage_trial(rng: np.random.Generator, distribution, n_values: Sequence[in
                 rows.append((_METHOD_INDEX["kfold"], n, k, delta, mean, refit_risk))
                 rows.append((_METHOD_INDEX["kfold_2std"], n, k, delta, mean + 2 * std, refit_risk))
 
-        search_ks = [None] + list(k_values) if tune_k else list(k_values)
+        search_ks = [None, *k_values] if tune_k else list(k_values)
         fits: list[CompleteKCV] = []
         # the same model is never scored twice: a refit with the selected params
         # that are the estimator's own is ``refit``; a row's members are scored once
@@ -364,7 +368,7 @@ def coverage_trial(rng: np.random.Generator, distribution, n_values: Sequence[in
                 bound = _bound_of_row(search.cv_results_, row, delta)
                 if (id(search), row) not in member_risks:
                     member_risks[id(search), row] = _members_risk(
-                        search, k, distribution, fresh_sample)
+                        search, k, distribution, n_fresh, fresh_seed)
                 misuse = clone(estimator).set_params(**search.cv_results_["params"][row])
                 key = repr(sorted(misuse.get_params().items()))
                 if key not in misuse_risks:
@@ -405,10 +409,11 @@ def run_coverage(distribution: str = "twogaussians", n_values: Sequence[int] = (
         Fresh sample for risks that are not exact.
     tune_k : bool, default=False
         Also run C-KCV with k tuned (recorded as ``k = 0``).
-    random_state : int or None, default=0
+    random_state : None, int, SeedSequence, Generator or RandomState, default=0
         Root seed; repetition ``i`` depends on it and ``i`` only.
     n_jobs : int or None
-        joblib workers; the results do not depend on it.
+        joblib workers (a nonzero int, -1 for every core); the results do not
+        depend on it.
     progress : bool, default=False
         tqdm progress bar.
     checkpoint : str or path-like, optional
@@ -429,19 +434,20 @@ def run_coverage(distribution: str = "twogaussians", n_values: Sequence[int] = (
     True
     """
     dist = make_distribution(distribution)
-    n_values = [check_int(v, "n_values", minimum=1) for v in _check_values(n_values, "n_values", "n")]
-    k_values = _check_values(k_values, "k_values", "k")
-    delta_values = _check_values(delta_values, "delta_values", "delta")
-    n_repeats = check_int(n_repeats, "n_repeats", minimum=1)
-    n_splits = check_int(n_splits, "n_splits", minimum=1)
-    n_fresh = check_int(n_fresh, "n_fresh", minimum=1000)
-    for n in n_values:
-        if n < 2 * max(k_values):
-            raise ValueError(f"n_values must be >= 2 * max(k_values) = {2 * max(k_values)}, got {n}")
     if estimator is None:
         estimator, grid = default_learner(distribution)
         param_grid = grid if param_grid is None else param_grid
     param_grid = {} if param_grid is None else param_grid
+    n_values, k_values, delta_values, n_splits, n_fresh, tune_k = _check_study(
+        dist, n_values, k_values, delta_values, estimator, param_grid, n_splits, n_fresh,
+        tune_k)
+    n_repeats = check_int(n_repeats, "n_repeats", minimum=1)
+    if not isinstance(random_state, (np.random.Generator, np.random.RandomState,
+                                     np.random.SeedSequence)):
+        check_random_state(random_state)   # refuses -1, 1.5, "0", True by name
+    if n_jobs is not None and check_int(n_jobs, "n_jobs") == 0:
+        raise ValueError("n_jobs must be a nonzero int (-1 for every core) or None, got 0")
+    progress = check_bool(progress, "progress")
     results = repeat(coverage_trial, n_repeats, random_state=random_state, n_jobs=n_jobs,
                      progress=progress, desc=f"coverage on {distribution}",
                      checkpoint=checkpoint, distribution=dist,
@@ -465,31 +471,200 @@ def run_coverage(distribution: str = "twogaussians", n_values: Sequence[int] = (
 def binomial_se(coverage: float | np.ndarray, n_repeats: int | np.ndarray):
     """Monte Carlo standard error ``sqrt(c (1 - c) / R)`` of a coverage ``c``.
 
+    It is zero at ``c = 0`` and ``c = 1``, where it says nothing: quote a
+    coverage with :func:`coverage_interval` instead.
+
+    Parameters
+    ----------
+    coverage : float or array_like of float
+        Coverages, in [0, 1].
+    n_repeats : int or array_like of int
+        Repetitions behind each coverage, >= 1.
+
+    Returns
+    -------
+    float or numpy.ndarray
+
     Examples
     --------
     >>> round(binomial_se(0.95, 400), 4)
     0.0109
+    >>> binomial_se(1.5, 10)
+    Traceback (most recent call last):
+    ...
+    ValueError: coverage must lie in [0, 1], got 1.5
     """
-    c = np.asarray(coverage, dtype=float)
-    se = np.sqrt(c * (1 - c) / np.asarray(n_repeats, dtype=float))
+    c = check_finite(coverage, "coverage")
+    if np.any((c < 0) | (c > 1)):
+        bad = c[(c < 0) | (c > 1)].ravel()[0]
+        raise ValueError(f"coverage must lie in [0, 1], got {bad:g}")
+    r = check_integer_array(n_repeats, "n_repeats")
+    if np.any(r < 1):
+        raise ValueError(f"n_repeats must be >= 1, got {int(r.min())}")
+    try:
+        c, r = np.broadcast_arrays(c, r)
+    except ValueError:
+        raise ValueError(f"coverage and n_repeats must broadcast together, got shapes "
+                         f"{np.shape(c)} and {np.shape(r)}") from None
+    se = np.sqrt(c * (1 - c) / r)
     return float(se) if se.ndim == 0 else se
 
 
-def summarize(records: Mapping[str, np.ndarray]) -> list[dict[str, Any]]:
+def coverage_interval(n_held: int | np.ndarray, n_repeats: int | np.ndarray,
+                      alpha: float = 0.05):
+    """Two-sided ``1 - alpha`` Clopper--Pearson interval for a coverage.
+
+    ``n_held`` of ``n_repeats`` independent repetitions held; the number of
+    failures is binomial, so :func:`cvbook.bounds.clopper_pearson_interval` on it
+    gives an interval for the failure probability, and one minus it an interval
+    for the coverage. Each end fails with probability at most ``alpha / 2``.
+    Unlike :func:`binomial_se` it is informative at a coverage of 1: with 100
+    repetitions that all held, the coverage is at least 0.964 (at least 0.970
+    one-sided, ``alpha = 0.1``).
+
+    Parameters
+    ----------
+    n_held : int or array_like of int
+        Repetitions in which the estimate was at least the true risk.
+    n_repeats : int or array_like of int
+        Repetitions, >= 1 and >= ``n_held``.
+    alpha : float, default=0.05
+        One minus the confidence level, in (0, 1).
+
+    Returns
+    -------
+    (lower, upper) : tuple of float or numpy.ndarray
+
+    Examples
+    --------
+    >>> lo, hi = coverage_interval(100, 100)
+    >>> round(lo, 3), hi
+    (0.964, 1.0)
+    >>> round(coverage_interval(100, 100, alpha=0.1)[0], 3)
+    0.97
+    """
+    held = check_integer_array(n_held, "n_held", minimum=0)
+    r = check_integer_array(n_repeats, "n_repeats", minimum=1)
+    alpha = check_open_unit(alpha, "alpha", scalar=True)
+    try:
+        held, r = np.broadcast_arrays(held, r)
+    except ValueError:
+        raise ValueError(f"n_held and n_repeats must broadcast together, got shapes "
+                         f"{np.shape(held)} and {np.shape(r)}") from None
+    if np.any(held > r):
+        raise ValueError("n_held must be <= n_repeats: more repetitions held than were run")
+    fail_lo, fail_hi = clopper_pearson_interval(r - held, r, alpha=alpha)
+    lower, upper = 1.0 - np.asarray(fail_hi), 1.0 - np.asarray(fail_lo)
+    if lower.ndim == 0:
+        return float(lower), float(upper)
+    return lower, upper
+
+
+def paired_difference(a: Any, b: Any) -> dict[str, float]:
+    """Mean of ``a - b`` over paired repetitions, with its standard error and z.
+
+    ``a[r]`` and ``b[r]`` are two per-repetition quantities measured on the
+    same data set ``r`` (the slack of two estimates, an indicator that each
+    held...). The repetitions are independent, so the standard error of the
+    mean difference is ``std(a - b) / sqrt(R)``; pairing removes the part of
+    the spread the two share.
+
+    Parameters
+    ----------
+    a, b : array_like of float, shape (R,)
+        Finite, the same length ``R >= 2``.
+
+    Returns
+    -------
+    dict
+        ``diff`` (mean of ``a - b``), ``se``, ``z`` (``diff / se``; infinite
+        when the difference is the same in every repetition, 0 if it is 0)
+        and ``n`` (``R``).
+
+    Examples
+    --------
+    >>> out = paired_difference([0.3, 0.2, 0.4, 0.3], [0.1, 0.1, 0.2, 0.2])
+    >>> round(out["diff"], 3), round(out["se"], 3), out["n"]
+    (0.15, 0.029, 4)
+    """
+    a, b = check_finite(a, "a"), check_finite(b, "b")
+    if a.ndim != 1 or b.ndim != 1:
+        raise ValueError(f"a and b must be one-dimensional, got shapes {a.shape} and {b.shape}")
+    if a.shape != b.shape:
+        raise ValueError(f"a and b must be paired (the same length), got {a.size} and {b.size}")
+    if a.size < 2:
+        raise ValueError(f"a and b need at least 2 repetitions for a standard error, "
+                         f"got {a.size}")
+    d = a - b
+    diff, se = float(d.mean()), float(d.std(ddof=1) / np.sqrt(d.size))
+    if se > 0:
+        z = diff / se
+    else:
+        z = 0.0 if diff == 0 else float(np.copysign(np.inf, diff))
+    return {"diff": diff, "se": se, "z": z, "n": int(d.size)}
+
+
+_RECORD_COLUMNS = ("method", "n", "k", "delta", "estimate", "risk")
+
+
+def _check_records(records: Any, columns: Sequence[str] = _RECORD_COLUMNS
+                   ) -> dict[str, np.ndarray]:
+    if not isinstance(records, Mapping):
+        raise ArgumentTypeError(f"records must be a dict of columns (run_coverage's result), "
+                                f"got {type(records).__name__}")
+    missing = [c for c in columns if c not in records]
+    if missing:
+        raise ValueError(f"records lack the columns {missing}; run_coverage's result has "
+                         f"{[*_RECORD_COLUMNS, 'repeat']}")
+    out = {c: np.asarray(records[c]) for c in records}
+    lengths = {c: out[c].shape for c in columns}
+    if any(len(shape) != 1 for shape in lengths.values()) or len(set(lengths.values())) > 1:
+        raise ValueError(f"records' columns must be 1-d and of one length, got {lengths}")
+    return out
+
+
+def select_records(records: Mapping[str, np.ndarray], **where: Any) -> dict[str, np.ndarray]:
+    """The records whose columns equal ``where``, ordered by repetition.
+
+    Two selections from one run that each hold one record per repetition are
+    then aligned, repetition by repetition, for :func:`paired_difference`.
+
+    Examples
+    --------
+    >>> rec = {"method": np.array(["kfold", "holdout", "kfold"]), "n": np.array([50, 50, 50]),
+    ...        "k": np.array([5, 5, 5]), "delta": np.array([0.1] * 3),
+    ...        "estimate": np.array([0.2, 0.3, 0.1]), "risk": np.array([0.15] * 3),
+    ...        "repeat": np.array([1, 0, 0])}
+    >>> select_records(rec, method="kfold")["estimate"].tolist()
+    [0.1, 0.2]
+    """
+    rec = _check_records(records, ("repeat", *where))
+    sel = np.ones(len(rec["repeat"]), dtype=bool)
+    for key, value in where.items():
+        sel &= rec[key] == value
+    order = np.argsort(rec["repeat"][sel], kind="stable")
+    return {key: values[sel][order] for key, values in rec.items()}
+
+
+def summarize(records: Mapping[str, np.ndarray], alpha: float = 0.05) -> list[dict[str, Any]]:
     """Coverage and slack of each estimate, per ``(method, n, k, delta)``.
 
     Parameters
     ----------
     records : dict of numpy.ndarray
-        As returned by :func:`run_coverage`.
+        As returned by :func:`run_coverage` (the columns ``method, n, k, delta,
+        estimate, risk``).
+    alpha : float, default=0.05
+        The coverage's Clopper--Pearson interval has level ``1 - alpha``.
 
     Returns
     -------
     list of dict
         One row per group, methods in :data:`METHODS` order: ``method, n, k,
-        delta, n_repeats, coverage, se`` (binomial standard error),
-        ``slack_mean, slack_std, slack_q05, slack_q50, slack_q95`` (slack =
-        estimate - true risk) and ``risk_mean``.
+        delta, n_repeats, n_held`` (repetitions with estimate >= true risk),
+        ``coverage, se`` (binomial standard error), ``cp_low, cp_high``
+        (:func:`coverage_interval`), ``slack_mean, slack_std, slack_q05,
+        slack_q50, slack_q95`` (slack = estimate - true risk) and ``risk_mean``.
 
     Examples
     --------
@@ -497,12 +672,14 @@ def summarize(records: Mapping[str, np.ndarray]) -> list[dict[str, Any]]:
     ...        "k": np.array([5] * 4), "delta": np.array([0.05] * 4),
     ...        "estimate": np.array([0.3, 0.2, 0.25, 0.1]), "risk": np.full(4, 0.15)}
     >>> row = summarize(rec)[0]
-    >>> row["coverage"], round(row["se"], 3)
-    (0.75, 0.217)
+    >>> row["coverage"], round(row["se"], 3), round(row["cp_low"], 3), round(row["cp_high"], 3)
+    (0.75, 0.217, 0.194, 0.994)
     """
-    method = np.asarray(records["method"])
-    keys = np.column_stack([np.asarray(records[c], dtype=float) for c in ("n", "k", "delta")])
-    estimate, risk = np.asarray(records["estimate"]), np.asarray(records["risk"])
+    rec = _check_records(records)
+    alpha = check_open_unit(alpha, "alpha", scalar=True)
+    method = rec["method"]
+    keys = np.column_stack([check_finite(rec[c], c) for c in ("n", "k", "delta")])
+    estimate, risk = check_finite(rec["estimate"], "estimate"), check_finite(rec["risk"], "risk")
     out = []
     for name in METHODS:
         in_method = method == name
@@ -511,11 +688,13 @@ def summarize(records: Mapping[str, np.ndarray]) -> list[dict[str, Any]]:
         for key in np.unique(keys[in_method], axis=0):
             sel = in_method & np.all(keys == key, axis=1)
             slack = estimate[sel] - risk[sel]
-            cov = float(np.mean(slack >= 0))
+            n_rep, held = int(sel.sum()), int(np.sum(slack >= 0))
+            cov = held / n_rep
+            low, high = coverage_interval(held, n_rep, alpha)
             out.append({
                 "method": name, "n": int(key[0]), "k": int(key[1]), "delta": float(key[2]),
-                "n_repeats": int(sel.sum()), "coverage": cov,
-                "se": binomial_se(cov, int(sel.sum())),
+                "n_repeats": n_rep, "n_held": held, "coverage": cov,
+                "se": binomial_se(cov, n_rep), "cp_low": low, "cp_high": high,
                 "slack_mean": float(slack.mean()),
                 "slack_std": float(slack.std(ddof=1)) if slack.size > 1 else 0.0,
                 "slack_q05": float(np.quantile(slack, 0.05)),
@@ -526,162 +705,42 @@ def summarize(records: Mapping[str, np.ndarray]) -> list[dict[str, Any]]:
     return out
 
 
+_TABLE_KEYS = ("method", "n", "k", "delta", "coverage", "cp_low", "cp_high", "slack_mean",
+               "slack_std")
+
+
 def format_table(summary: Sequence[Mapping[str, Any]], digits: int = 3) -> str:
-    """A markdown table of :func:`summarize`'s rows: coverage ± SE, slack mean ± std.
+    """A markdown table of :func:`summarize`'s rows: coverage [CP interval], slack.
 
     Examples
     --------
-    >>> print(format_table([{"method": "kfold", "n": 100, "k": 5, "delta": 0.05,
-    ...     "n_repeats": 10, "coverage": 0.5, "se": 0.158, "slack_mean": 0.0,
-    ...     "slack_std": 0.03, "risk_mean": 0.2}]).splitlines()[2])
-    | mean K-fold error, refit model | 100 | 5 | 0.05 | — | 0.500 ± 0.158 | 0.000 ± 0.030 |
+    >>> line = format_table([{"method": "kfold", "n": 100, "k": 5, "delta": 0.05,
+    ...     "n_held": 50, "n_repeats": 100, "coverage": 0.5, "cp_low": 0.398,
+    ...     "cp_high": 0.602, "slack_mean": 0.0, "slack_std": 0.03}]).splitlines()[2]
+    >>> line.split(" | ")[5:]
+    ['50/100', '0.500 [0.398, 0.602]', '0.000 ± 0.030 |']
     """
-    lines = ["| estimate | n | k | δ | nominal | coverage ± SE | slack (bound − risk) |",
-             "|---|---|---|---|---|---|---|"]
+    if isinstance(summary, Mapping) or not isinstance(summary, Sequence):
+        raise ArgumentTypeError(f"summary must be a list of summarize's rows, got "
+                                f"{type(summary).__name__}")
+    digits = check_int(digits, "digits", minimum=0, maximum=10)
+    for i, r in enumerate(summary):
+        if not isinstance(r, Mapping) or any(key not in r for key in _TABLE_KEYS):
+            raise ValueError(f"summary[{i}] must be a row of summarize with the keys "
+                             f"{list(_TABLE_KEYS)}")
+        if r["method"] not in METHODS:
+            raise ValueError(f"summary[{i}]['method'] must be one of {list(METHODS)}, "
+                             f"got {r['method']!r}")
+    lines = ["| estimate | n | k | δ | nominal | held | coverage [95% CP] | "
+             "slack (estimate − risk) |",
+             "|---|---|---|---|---|---|---|---|"]
     for r in summary:
         k = "k*" if r["k"] == TUNED_K else str(r["k"])
         is_bound = r["method"] in ("holdout", "ckcv", "ckcv_refit")
         nominal = f"{1 - r['delta']:.2f}" if is_bound else "—"
+        held = f"{r['n_held']}/{r['n_repeats']}" if "n_held" in r else "—"
         lines.append(
-            f"| {METHODS[r['method']]} | {r['n']} | {k} | {r['delta']:g} | {nominal} | "
-            f"{r['coverage']:.{digits}f} ± {r['se']:.{digits}f} | "
+            f"| {METHODS[r['method']]} | {r['n']} | {k} | {r['delta']:g} | {nominal} | {held} | "
+            f"{r['coverage']:.{digits}f} [{r['cp_low']:.{digits}f}, {r['cp_high']:.{digits}f}] | "
             f"{r['slack_mean']:.{digits}f} ± {r['slack_std']:.{digits}f} |")
     return "\n".join(lines)
-
-
-# --------------------------------------------------------------------------- #
-# Large runs: results on disk, with provenance
-
-_KINDS = {"U": str, "i": int, "f": float}
-
-
-def _records_path(path: Path) -> Path:
-    return path.parent / f"{path.name}.records.csv.gz"
-
-
-def save_results(path: str | os.PathLike, records: Mapping[str, np.ndarray],
-                 provenance: Mapping[str, Any]) -> None:
-    """Write ``records`` to ``<path>.records.csv.gz`` and summary + provenance to ``<path>.json``.
-
-    The records are a gzip-compressed CSV whose header names each column with
-    its kind (``method:U``, ``n:i``, ``risk:f``); floats are written with
-    ``repr``, so reading them back gives the same numbers bit for bit. Both
-    files are written to a temporary name and renamed, so a reader never sees
-    half a file.
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> rec = {"method": np.array(["kfold"]), "n": np.array([50]), "k": np.array([5]),
-    ...        "delta": np.array([0.05]), "estimate": np.array([0.2]), "risk": np.array([0.1])}
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     save_results(pathlib.Path(tmp) / "run", rec, {"seed": 0})
-    ...     records, provenance = load_results(pathlib.Path(tmp) / "run")
-    >>> records["estimate"].tolist(), records["n"].dtype.kind, provenance
-    ([0.2], 'i', {'seed': 0})
-    """
-    path = Path(path)
-    columns = {k: np.asarray(v) for k, v in records.items()}
-    header = []
-    for key, values in columns.items():
-        kind = values.dtype.kind if values.dtype.kind in "if" else "U"
-        if "," in key or ":" in key:
-            raise ValueError(f"records keys must not hold ',' or ':', got {key!r}")
-        header.append(f"{key}:{kind}")
-    text = ",".join(header) + "\n" + "".join(
-        ",".join(repr(float(v)) if h.endswith(":f") else str(v) for h, v in zip(header, row)) + "\n"
-        for row in zip(*(values.tolist() for values in columns.values())))
-
-    def write_gz(tmp: str) -> None:
-        with open(tmp, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as fh:
-            fh.write(text.encode())
-
-    atomic_write(_records_path(path), write_gz)
-    payload = {"provenance": dict(provenance), "summary": summarize(records)}
-    atomic_write_text(path.with_suffix(".json"), json.dumps(payload, indent=1) + "\n")
-
-
-def load_results(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """Read what :func:`save_results` wrote: ``(records, provenance)``.
-
-    Examples
-    --------
-    >>> load_results("no/such/run")
-    Traceback (most recent call last):
-    ...
-    FileNotFoundError: [Errno 2] No such file or directory: 'no/such/run.records.csv.gz'
-    """
-    path = Path(path)
-    with gzip.open(_records_path(path), "rt") as fh:
-        lines = fh.read().splitlines()
-    header = [h.split(":") for h in lines[0].split(",")]
-    rows = [line.split(",") for line in lines[1:]]
-    records = {}
-    for j, (key, kind) in enumerate(header):
-        values = [_KINDS[kind](row[j]) for row in rows]
-        records[key] = np.array(values, dtype={"U": str, "i": np.int64, "f": np.float64}[kind])
-    payload = json.loads(path.with_suffix(".json").read_text())
-    return records, payload["provenance"]
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Command line: run one study and save it with its provenance.
-
-    Examples
-    --------
-    >>> main(["--help"])  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    SystemExit: 0
-    """
-    parser = argparse.ArgumentParser(
-        prog="python -m cvbook.coverage",
-        description="Coverage and tightness of risk estimates on a known distribution.")
-    parser.add_argument("--out", required=True, help="output path, without extension")
-    parser.add_argument("--distribution", default="twogaussians", choices=DISTRIBUTIONS)
-    parser.add_argument("--learner", default="default", choices=LEARNERS)
-    parser.add_argument("--n", type=int, nargs="+", default=[200])
-    parser.add_argument("--k", type=int, nargs="+", default=[5])
-    parser.add_argument("--delta", type=float, nargs="+", default=[0.05])
-    parser.add_argument("--n-repeats", type=int, default=200)
-    parser.add_argument("--n-splits", type=int, default=5)
-    parser.add_argument("--n-fresh", type=int, default=100_000)
-    parser.add_argument("--tune-k", action="store_true")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--n-jobs", type=int, default=None)
-    parser.add_argument("--no-progress", action="store_true")
-    parser.add_argument("--checkpoint", default=None,
-                        help="folder for finished repetitions (default: OUT.parts); re-running "
-                             "the same command resumes from it, and it is removed once the "
-                             "results are written")
-    args = parser.parse_args(argv)
-    checkpoint = Path(args.checkpoint or f"{args.out}.parts")
-    resumed = len(saved_repetitions(checkpoint))
-    commit, dirty = git_commit(), git_dirty()   # the code that runs: read before the run
-    start = time.time()
-    estimator, grid = default_learner(args.distribution, args.learner)
-    records = run_coverage(args.distribution, args.n, args.k, args.delta, args.n_repeats,
-                           estimator=estimator, param_grid=grid,
-                           n_splits=args.n_splits, n_fresh=args.n_fresh, tune_k=args.tune_k,
-                           random_state=args.seed, n_jobs=args.n_jobs,
-                           progress=not args.no_progress, checkpoint=checkpoint)
-    provenance = {
-        "command": "python -m cvbook.coverage " + " ".join(
-            sys.argv[1:] if argv is None else list(argv)),
-        "parameters": {key: value for key, value in vars(args).items()
-                       if key not in ("no_progress", "checkpoint")},
-        "estimator": repr(estimator), "param_grid": grid,
-        "versions": package_versions(), "commit": commit, "uncommitted_package_files": dirty,
-        "wall_time_s": round(time.time() - start, 1), "cpu_count": os.cpu_count(),
-        "repetitions_resumed": resumed,   # done by an earlier, interrupted run (not timed here)
-        "n_jobs": args.n_jobs, "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-    }
-    save_results(args.out, records, provenance)
-    shutil.rmtree(checkpoint)   # the results are on disk: the partial ones are not needed
-    print(f"wrote {_records_path(Path(args.out))} and .json "
-          f"in {provenance['wall_time_s']} s", file=sys.stderr)
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

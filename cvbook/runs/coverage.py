@@ -1,0 +1,309 @@
+"""The long coverage runs behind chapter 6: command line, records on disk, resume.
+
+``python -m cvbook.runs.coverage --help`` runs one study of
+:func:`cvbook.coverage.run_coverage` and writes
+
+* ``<out>.records.csv.gz``: one record per (repetition, estimate, n, k, delta), a
+  gzip-compressed CSV (:func:`write_records`) whose header gives each column's type,
+  so that :func:`read_records` returns the same arrays, bit for bit;
+* ``<out>.json``: the provenance of the run (command, parameters, package versions,
+  commit, wall time) and the summary of :func:`cvbook.coverage.summarize`.
+
+Both are written atomically. Each finished repetition is saved at once in
+``<out>.parts/``; the same command, re-run after an interruption, resumes from there.
+``coverage_large.sh`` beside this module runs the committed studies.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import gzip
+import io
+import json
+import os
+import shutil
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .._checks import ArgumentTypeError
+from ..coverage import DISTRIBUTIONS, LEARNERS, default_learner, run_coverage, summarize
+from ..provenance import atomic_write, atomic_write_text, git_commit, git_dirty, package_versions
+from ..simulation import saved_repetitions
+
+__all__ = ["load_results", "main", "read_records", "save_results", "write_records"]
+
+# Column types in the header, ``name:type``. The one-letter types are those of the first
+# records (str, int64, float64); the others are numpy dtype names.
+_LEGACY = {"U": np.dtype(str), "i": np.dtype(np.int64), "f": np.dtype(np.float64)}
+_NAMED = {np.dtype(t).name: np.dtype(t) for t in (
+    bool, np.int8, np.int16, np.int32, np.uint8, np.uint16, np.uint32, np.uint64,
+    np.float16, np.float32)}
+
+
+def _type_of(values: np.ndarray, name: str) -> str:
+    dt = values.dtype
+    if dt.kind == "U":
+        return "U"
+    if dt == np.int64:
+        return "i"
+    if dt == np.float64:
+        return "f"
+    if dt.name in _NAMED:
+        return dt.name
+    raise ArgumentTypeError(
+        f"records[{name!r}] has dtype {dt}; the records hold str, bool, (unsigned) integer "
+        f"and float columns only")
+
+
+def _dtype_of(token: str, path: Path) -> np.dtype:
+    if token in _LEGACY:
+        return _LEGACY[token]
+    if token in _NAMED:
+        return _NAMED[token]
+    raise ValueError(f"{path}: unknown column type {token!r} in the header")
+
+
+def _records_path(path: Path) -> Path:
+    return path.parent / f"{path.name}.records.csv.gz"
+
+
+def _check_out(path: Any, name: str = "path") -> Path:
+    if not isinstance(path, (str, os.PathLike)):
+        raise ArgumentTypeError(f"{name} must be a path (str or os.PathLike), got {path!r}")
+    return Path(path)
+
+
+def _check_columns(records: Any) -> dict[str, np.ndarray]:
+    if not isinstance(records, Mapping):
+        raise ArgumentTypeError(f"records must be a dict of 1-d arrays, got "
+                                f"{type(records).__name__}")
+    if not records:
+        raise ValueError("records must hold at least one column, got an empty dict")
+    columns = {}
+    for key, values in records.items():
+        if not isinstance(key, str) or not key:
+            raise ValueError(f"records' keys must be non-empty strings, got {key!r}")
+        arr = np.asarray(values)
+        if arr.ndim != 1:
+            raise ValueError(f"records[{key!r}] must be 1-d, got shape {arr.shape}")
+        _type_of(arr, key)
+        columns[key] = arr
+    lengths = {len(v) for v in columns.values()}
+    if len(lengths) > 1:
+        raise ValueError(f"records' columns must have one length, got "
+                         f"{ {k: len(v) for k, v in columns.items()} }")
+    return columns
+
+
+def write_records(path: str | os.PathLike, records: Mapping[str, Any]) -> Path:
+    """Write ``records`` (columns of equal length) to ``<path>.records.csv.gz``, atomically.
+
+    A CSV written by :mod:`csv` (fields holding a comma, a quote or a newline are
+    quoted), gzip-compressed with no time stamp, so the same records give the same
+    bytes. The header names each column with its type (``method:U``, ``n:i``,
+    ``risk:f``, ``flag:bool``, ``level:uint8``...). Floats are written by ``repr``,
+    which reads back to the same number bit for bit (NaN and infinities included).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The run's path, without extension.
+    records : dict of 1-d arrays
+        str, bool, integer (signed, unsigned) and float columns.
+
+    Returns
+    -------
+    pathlib.Path
+        The file written.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     _ = write_records(pathlib.Path(tmp) / "run", {"name": ["a,b"], "ok": [True]})
+    ...     back = read_records(pathlib.Path(tmp) / "run")
+    >>> back["name"].tolist(), back["ok"].dtype
+    (['a,b'], dtype('bool'))
+    """
+    path = _check_out(path)
+    columns = _check_columns(records)
+    types = {key: _type_of(values, key) for key, values in columns.items()}
+    buffer = io.StringIO(newline="")
+    writer = csv.writer(buffer, lineterminator="\n")
+    # csv quotes a field holding "\n" but not one holding a lone "\r", which a reader
+    # takes for a line end: such rows are written with every field quoted.
+    quoted = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_ALL)
+    texts = [[repr(float(v)) for v in values.tolist()] if values.dtype.kind == "f"
+             else [str(v) for v in values.tolist()] for values in columns.values()]
+    for row in [[f"{key}:{types[key]}" for key in columns], *zip(*texts, strict=True)]:
+        (quoted if any("\r" in field for field in row) else writer).writerow(row)
+    try:
+        data = buffer.getvalue().encode("utf-8")
+    except UnicodeEncodeError as err:
+        raise ValueError(f"records hold a string that is not valid Unicode text: {err}") from None
+
+    def write_gz(tmp: str) -> None:
+        with open(tmp, "wb") as raw, gzip.GzipFile(filename="", fileobj=raw, mode="wb",
+                                                   mtime=0) as fh:
+            fh.write(data)
+
+    target = _records_path(path)
+    atomic_write(target, write_gz)
+    return target
+
+
+def read_records(path: str | os.PathLike) -> dict[str, np.ndarray]:
+    """Read what :func:`write_records` wrote: the columns, with their dtypes.
+
+    Examples
+    --------
+    >>> read_records("no/such/run")
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: no records at no/such/run.records.csv.gz
+    """
+    path = _check_out(path)
+    target = _records_path(path)
+    if not target.is_file():
+        raise FileNotFoundError(f"no records at {target}")
+    with gzip.open(target, "rt", encoding="utf-8", newline="") as fh:
+        rows = list(csv.reader(fh))
+    if not rows:
+        raise ValueError(f"{target}: empty file, no header")
+    header = []
+    for field in rows[0]:
+        key, sep, token = field.rpartition(":")
+        if not sep or not key:
+            raise ValueError(f"{target}: header field {field!r} is not name:type")
+        header.append((key, _dtype_of(token, target)))
+    body = rows[1:]
+    if any(len(row) != len(header) for row in body):
+        raise ValueError(f"{target}: a row does not have {len(header)} fields")
+    records = {}
+    for j, (key, dtype) in enumerate(header):
+        texts = [row[j] for row in body]
+        if dtype.kind == "b":
+            if any(t not in ("True", "False") for t in texts):
+                raise ValueError(f"{target}: column {key!r} holds a value other than "
+                                 f"True/False")
+            values = np.array([t == "True" for t in texts], dtype=bool)
+        elif dtype.kind == "U":
+            values = np.array(texts, dtype=str) if texts else np.array([], dtype="<U1")
+        elif dtype.kind in "iu":
+            values = np.array([int(t) for t in texts], dtype=dtype)
+        else:
+            values = np.array([float(t) for t in texts], dtype=dtype)
+        records[key] = values
+    return records
+
+
+def save_results(path: str | os.PathLike, records: Mapping[str, np.ndarray],
+                 provenance: Mapping[str, Any]) -> None:
+    """Write a run: records (:func:`write_records`) and ``<path>.json`` (provenance, summary).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> rec = {"method": np.array(["kfold"]), "n": np.array([50]), "k": np.array([5]),
+    ...        "delta": np.array([0.05]), "estimate": np.array([0.2]), "risk": np.array([0.1])}
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     save_results(pathlib.Path(tmp) / "run", rec, {"seed": 0})
+    ...     records, provenance = load_results(pathlib.Path(tmp) / "run")
+    >>> records["estimate"].tolist(), records["n"].dtype.kind, provenance
+    ([0.2], 'i', {'seed': 0})
+    """
+    path = _check_out(path)
+    if not isinstance(provenance, Mapping):
+        raise ArgumentTypeError(f"provenance must be a dict, got {type(provenance).__name__}")
+    summary = summarize(records)          # checks the columns a coverage run has
+    write_records(path, records)
+    payload = {"provenance": dict(provenance), "summary": summary}
+    atomic_write_text(path.with_suffix(".json"), json.dumps(payload, indent=1) + "\n")
+
+
+def load_results(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """Read what :func:`save_results` wrote: ``(records, provenance)``.
+
+    Examples
+    --------
+    >>> load_results("no/such/run")
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: no records at no/such/run.records.csv.gz
+    """
+    path = _check_out(path)
+    records = read_records(path)
+    payload = json.loads(path.with_suffix(".json").read_text())
+    return records, payload["provenance"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command line: run one study and save it with its provenance.
+
+    Examples
+    --------
+    >>> main(["--help"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    SystemExit: 0
+    """
+    parser = argparse.ArgumentParser(
+        prog="python -m cvbook.runs.coverage",
+        description="Coverage and tightness of risk estimates on a known distribution.")
+    parser.add_argument("--out", required=True, help="output path, without extension")
+    parser.add_argument("--distribution", default="twogaussians", choices=DISTRIBUTIONS)
+    parser.add_argument("--learner", default="default", choices=LEARNERS)
+    parser.add_argument("--n", type=int, nargs="+", default=[200])
+    parser.add_argument("--k", type=int, nargs="+", default=[5])
+    parser.add_argument("--delta", type=float, nargs="+", default=[0.05])
+    parser.add_argument("--n-repeats", type=int, default=200)
+    parser.add_argument("--n-splits", type=int, default=5)
+    parser.add_argument("--n-fresh", type=int, default=100_000)
+    parser.add_argument("--tune-k", action="store_true")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--n-jobs", type=int, default=None)
+    parser.add_argument("--no-progress", action="store_true")
+    parser.add_argument("--checkpoint", default=None,
+                        help="folder for finished repetitions (default: OUT.parts); re-running "
+                             "the same command resumes from it, and it is removed once the "
+                             "results are written")
+    args = parser.parse_args(argv)
+    checkpoint = Path(args.checkpoint or f"{args.out}.parts")
+    resumed = len(saved_repetitions(checkpoint))
+    commit, dirty = git_commit(), git_dirty()   # the code that runs: read before the run
+    start = time.time()
+    estimator, grid = default_learner(args.distribution, args.learner)
+    try:
+        records = run_coverage(args.distribution, args.n, args.k, args.delta, args.n_repeats,
+                               estimator=estimator, param_grid=grid,
+                               n_splits=args.n_splits, n_fresh=args.n_fresh,
+                               tune_k=args.tune_k, random_state=args.seed, n_jobs=args.n_jobs,
+                               progress=not args.no_progress, checkpoint=checkpoint)
+    except ValueError as err:          # a bad value: one line naming the option
+        parser.error(str(err))
+    provenance = {
+        "command": "python -m cvbook.runs.coverage " + " ".join(
+            sys.argv[1:] if argv is None else list(argv)),
+        "parameters": {key: value for key, value in vars(args).items()
+                       if key not in ("no_progress", "checkpoint")},
+        "estimator": repr(estimator), "param_grid": grid,
+        "versions": package_versions(), "commit": commit, "uncommitted_package_files": dirty,
+        "wall_time_s": round(time.time() - start, 1), "cpu_count": os.cpu_count(),
+        "repetitions_resumed": resumed,   # done by an earlier, interrupted run (not timed here)
+        "n_jobs": args.n_jobs, "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+    }
+    save_results(args.out, records, provenance)
+    shutil.rmtree(checkpoint)   # the results are on disk: the partial ones are not needed
+    print(f"wrote {_records_path(Path(args.out))} and .json "
+          f"in {provenance['wall_time_s']} s", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
