@@ -80,11 +80,16 @@ __all__ = [
     "SETTINGS",
     "SubsetLDA",
     "comparison_trial",
+    "coverage_hits",
+    "format_comparison_table",
+    "format_interval_table",
     "interval_trial",
     "load_record",
     "main",
     "make_distribution",
     "make_learner",
+    "paired_difference",
+    "rejections",
     "run_comparisons",
     "run_intervals",
     "save_record",
@@ -408,6 +413,144 @@ def summarize_intervals(records: Mapping[str, np.ndarray],
     return out
 
 
+def coverage_hits(records: Mapping[str, np.ndarray], method: str, target: str,
+                  **where: Any) -> np.ndarray:
+    """Whether each interval of ``method`` covered ``target``, one entry per data set.
+
+    Parameters
+    ----------
+    records : dict of numpy.ndarray
+        As returned by :func:`run_intervals` (or several concatenated).
+    method : str
+        A key of :data:`cvbook.intervals.INTERVAL_METHODS`.
+    target : {"conditional", "expected"}
+    **where
+        Equality filters on columns, e.g. ``n=250`` or ``distribution="twonorm"``.
+
+    Returns
+    -------
+    numpy.ndarray of bool
+        Ordered by distribution, learner, n and repetition, so that two methods'
+        hits on the same filters pair up data set by data set.
+
+    Examples
+    --------
+    >>> rec = run_intervals(n_values=[60], n_repeats=3, random_state=0,
+    ...                     settings={"nested_cv": {"n_splits": 3, "n_repeats": 1}})
+    >>> coverage_hits(rec, "cv_wald", "expected").shape
+    (3,)
+    """
+    if target not in ("conditional", "expected"):
+        raise ValueError(f"target must be 'conditional' or 'expected', got {target!r}")
+    cols = {k: np.asarray(v) for k, v in records.items()}
+    sel = cols["method"] == method
+    for key, value in where.items():
+        if key not in cols:
+            raise ValueError(f"unknown column {key!r}; columns are {sorted(cols)}")
+        sel &= cols[key] == value
+    if not sel.any():
+        raise ValueError(f"no record of method {method!r} with {where}")
+    idx = np.flatnonzero(sel)
+    order = np.lexsort((cols["repeat"][idx], cols["n"][idx], cols["learner"][idx],
+                        cols["distribution"][idx]))
+    idx = idx[order]
+    lo, hi, risk = cols["lower"][idx], cols["upper"][idx], cols["risk"][idx]
+    if target == "conditional":
+        return (lo <= risk) & (risk <= hi)
+    # the expected risk of each (distribution, learner, n) group: the mean of its risks
+    keys = np.array([f"{d}|{lr}|{n}" for d, lr, n in zip(
+        cols["distribution"][idx], cols["learner"][idx], cols["n"][idx], strict=True)])
+    expected = np.empty(len(idx))
+    for key in np.unique(keys):
+        expected[keys == key] = risk[keys == key].mean()
+    return (lo <= expected) & (expected <= hi)
+
+
+def paired_difference(a: Any, b: Any) -> tuple[float, float]:
+    """Mean of ``a - b`` over paired entries and its standard error.
+
+    Examples
+    --------
+    >>> paired_difference([1, 1, 0, 1], [0, 1, 0, 0])
+    (0.5, 0.28867513459481287)
+    """
+    d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+    if d.ndim != 1 or d.size < 2:
+        raise ValueError(f"a and b must be paired 1-d arrays of at least 2 entries, got {d.shape}")
+    return float(d.mean()), float(d.std(ddof=1) / np.sqrt(d.size))
+
+
+def format_interval_table(summary: Sequence[Mapping[str, Any]], methods: Sequence[str] | None
+                          = None, digits: int = 2) -> str:
+    """A markdown table of :func:`summarize_intervals` rows: coverage of each target, width, fits.
+
+    Examples
+    --------
+    >>> row = {"distribution": "twonorm", "learner": "lda", "n": 50, "method": "cv_wald",
+    ...        "n_repeats": 10, "cover_conditional": 0.9, "cover_conditional_lo": 0.55,
+    ...        "cover_conditional_hi": 0.997, "cover_expected": 1.0, "cover_expected_lo": 0.69,
+    ...        "cover_expected_hi": 1.0, "width": 0.12, "n_fits": 10.0}
+    >>> format_interval_table([row]).splitlines()[2].split(" | ")[4:6]
+    ['0.90 [0.55, 1.00]', '1.00 [0.69, 1.00]']
+    """
+    names = {"lda": "LDA", "logreg": "logistic regression", "svm": "RBF SVM"}
+    lines = ["| distribution | learner | $n$ | interval | covers $L(f)$ [95% CP] | "
+             "covers expected risk [95% CP] | mean width | fits |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in summary:
+        if methods is not None and r["method"] not in methods:
+            continue
+        lines.append(
+            f"| {r['distribution']} | {names.get(r['learner'], r['learner'])} | {r['n']} | "
+            f"{INTERVAL_METHODS[r['method']]} | "
+            f"{r['cover_conditional']:.{digits}f} [{r['cover_conditional_lo']:.{digits}f}, "
+            f"{r['cover_conditional_hi']:.{digits}f}] | "
+            f"{r['cover_expected']:.{digits}f} [{r['cover_expected_lo']:.{digits}f}, "
+            f"{r['cover_expected_hi']:.{digits}f}] | {r['width']:.3f} | {r['n_fits']:.0f} |")
+    return "\n".join(lines)
+
+
+def format_comparison_table(summary: Sequence[Mapping[str, Any]], digits: int = 3) -> str:
+    """A markdown table of :func:`summarize_comparisons` rows: rejection rate with its CP interval.
+
+    Examples
+    --------
+    >>> row = {"case": "null", "n": 100, "test": "mcnemar", "n_repeats": 100, "reject": 0.05,
+    ...        "reject_lo": 0.016, "reject_hi": 0.113, "gap": 0.0, "gap_se": 0.001, "n_fits": 2}
+    >>> format_comparison_table([row]).splitlines()[2].split(" | ")[3]
+    '0.050 [0.016, 0.113]'
+    """
+    cases = {"null": "equal expected risks", "difference": "a known difference"}
+    lines = ["| case | $n$ | test | rejects at 5% [95% CP] | risk A − risk B ± SE | fits |",
+             "|---|---|---|---|---|---|"]
+    for r in summary:
+        lines.append(
+            f"| {cases[r['case']]} | {r['n']} | {COMPARISON_METHODS[r['test']]} | "
+            f"{r['reject']:.{digits}f} [{r['reject_lo']:.{digits}f}, {r['reject_hi']:.{digits}f}]"
+            f" | {r['gap']:.{digits}f} ± {r['gap_se']:.{digits}f} | {r['n_fits']:.0f} |")
+    return "\n".join(lines)
+
+
+def rejections(records: Mapping[str, np.ndarray], test: str, alpha: float = 0.05,
+               **where: Any) -> np.ndarray:
+    """Whether ``test`` rejected at level ``alpha``, one entry per data set (paired order).
+
+    Examples
+    --------
+    >>> rejections(run_comparisons("null", [60], n_repeats=3), "mcnemar").shape
+    (3,)
+    """
+    cols = {k: np.asarray(v) for k, v in records.items()}
+    sel = cols["test"] == test
+    for key, value in where.items():
+        sel &= cols[key] == value
+    if not sel.any():
+        raise ValueError(f"no record of test {test!r} with {where}")
+    idx = np.flatnonzero(sel)
+    idx = idx[np.lexsort((cols["repeat"][idx], cols["n"][idx], cols["case"][idx]))]
+    return cols["p_value"][idx] < alpha
+
+
 # --------------------------------------------------------------------------- #
 # Comparing two learners
 
@@ -594,18 +737,19 @@ def load_record(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[st
 # The long run
 
 #: The long run's plan: per design ``"distribution/learner"``, the sizes and the number of data
-#: sets; and the comparison study's. Sized to about 16 minutes of one core.
+#: sets; and the comparison study's. Sized to about 11 minutes of one core (the RBF SVM, whose
+#: fits and fresh-sample risks cost the most, stops at n = 500).
 LONG_RUN: dict[str, Any] = {
     "coverage": {
-        "twogaussians/lda": {"n_values": [50, 100, 250, 500, 1000], "n_repeats": 150},
-        "twogaussians/logreg": {"n_values": [50, 250, 1000], "n_repeats": 50},
-        "twonorm/lda": {"n_values": [50, 250, 1000], "n_repeats": 50},
-        "twonorm/logreg": {"n_values": [50, 250, 1000], "n_repeats": 50},
-        "twonorm/svm": {"n_values": [50, 250, 1000], "n_repeats": 30},
-        "ringnorm/lda": {"n_values": [50, 250, 1000], "n_repeats": 50},
-        "ringnorm/svm": {"n_values": [50, 250, 1000], "n_repeats": 30},
+        "twogaussians/lda": {"n_values": [50, 100, 250, 500, 1000], "n_repeats": 100},
+        "twogaussians/logreg": {"n_values": [50, 250, 1000], "n_repeats": 40},
+        "twonorm/lda": {"n_values": [50, 250, 1000], "n_repeats": 40},
+        "twonorm/logreg": {"n_values": [50, 250, 1000], "n_repeats": 40},
+        "twonorm/svm": {"n_values": [50, 250, 500], "n_repeats": 30},
+        "ringnorm/lda": {"n_values": [50, 250, 1000], "n_repeats": 40},
+        "ringnorm/svm": {"n_values": [50, 250, 500], "n_repeats": 30},
     },
-    "comparison": {"n_values": [100, 300], "n_repeats": 500},
+    "comparison": {"n_values": [100, 300], "n_repeats": 400},
 }
 
 
