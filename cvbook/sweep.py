@@ -11,6 +11,9 @@ test error of F*), k = 5 and k = 10 (the rows of ``cv_results_`` with that k).
   a draw of Breiman's twonorm or ringnorm made by :mod:`cvbook.datasets` (no files,
   no network).
 * :func:`summarise`: the table from the records (means and standard deviations).
+* :func:`read_paper_table`, :func:`compare_with_paper`, :func:`paired_difference` and
+  :func:`bound_at_level`: the comparisons of chapter 5b, each difference with its
+  standard error.
 
 The long run over 13 data sets x 10 realisations -- its command line, its records on
 disk and its resume -- is :mod:`cvbook.runs.table1` (``python -m cvbook.runs.table1``;
@@ -23,18 +26,24 @@ import os
 import resource
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+from sklearn.metrics.pairwise import rbf_kernel
+from sklearn.svm import SVC
 
 from ._checks import ArgumentTypeError, check_int
+from .bounds import clopper_pearson_upper
 from .ckcv import CompleteKCV, ThreeWaySplit
 from .datasets.raetsch import RAETSCH_NAMES, load_raetsch, raetsch_info
 from .datasets.synthetic import Ringnorm, Twonorm
 
-__all__ = ["GENERATED", "TABLE1_COLUMNS", "TABLE1_GRID", "Table1Grid", "fit_and_score",
+__all__ = ["GENERATED", "TABLE1_COLUMNS", "TABLE1_GRID", "Table1Grid", "bound_at_level",
+           "compare_with_paper", "data_fields", "fit_and_score", "paired_difference",
+           "read_paper_table", "refit_selected",
            "run_generated", "run_one", "summarise"]
 
 #: The benchmarks the package can draw itself: Breiman's distributions behind Rätsch's
@@ -125,6 +134,9 @@ def _check_n_jobs(n_jobs: Any) -> int | None:
     return n_jobs
 
 
+_SELECTED = (("", None), ("_k5", 5), ("_k10", 10))
+
+
 def fit_and_score(X: np.ndarray, y: np.ndarray, X_test: np.ndarray, y_test: np.ndarray,
                   grid: Table1Grid, random_state: int, n_jobs: int | None = 1
                   ) -> dict[str, Any]:
@@ -148,13 +160,10 @@ def fit_and_score(X: np.ndarray, y: np.ndarray, X_test: np.ndarray, y_test: np.n
     dict
         Plain-JSON record. For k tuned, k = 5 and k = 10 (suffixes ``""``, ``_k5``,
         ``_k10``): the selected (C, gamma, k), its ``L_MS`` and ``L_EE``, the mean test
-        error of its members (fractions, not percent) and ``gamma_factor``, gamma in
-        units of ``1 / (d var(X))``. Also the sizes and class counts, ``x_var``,
-        ``n_tied_min`` (rows sharing the smallest mean ``L_MS``), ``var_ratio_no_ee``
-        (min and max over the splits of k* of var(X without the EE part) / var(X): the
-        factor by which gamma would grow if the scale ignored the EE points) and
-        ``by_k``: for every k of the grid, the row selected among that k, with its
-        per-split EE error counts (so bounds at any other delta can be recomputed).
+        error of its members (fractions, not percent), and ``gamma_factor``, ``n_ee``
+        and ``ee_errors`` (the EE error count of every split, so that the bound can be
+        recomputed at any other delta). Also the sizes and class counts and the
+        fields of :func:`data_fields`.
 
     Examples
     --------
@@ -162,48 +171,92 @@ def fit_and_score(X: np.ndarray, y: np.ndarray, X_test: np.ndarray, y_test: np.n
     >>> tiny = Table1Grid(C_values=(1.0,), gamma_factors=(1.0,), k_values=(5, 10),
     ...                   n_splits=2)
     >>> rec = fit_and_score(X[:40], y[:40], X[40:], y[40:], tiny, random_state=1)
-    >>> rec["k_star"] in (5, 10), rec["n_test"], sorted(rec["by_k"])
-    (True, 20, ['10', '5'])
+    >>> rec["k_star"] in (5, 10), rec["n_test"], rec["n_ee_k10"], len(rec["ee_errors_k5"])
+    (True, 20, 4, 2)
     """
     grid = _check_grid(grid)
     n_jobs = _check_n_jobs(n_jobs)
-    x_var = float(X.var())
     model = CompleteKCV(param_grid={"C": list(grid.C_values), "gamma": grid.gammas(X)},
                         k_values=list(grid.k_values), n_splits=grid.n_splits,
                         delta=grid.delta, random_state=random_state, n_jobs=n_jobs).fit(X, y)
     res = model.cv_results_
-    record: dict[str, Any] = {
-        "random_state": int(random_state), "n_train": len(y), "n_test": len(y_test),
-        "d": int(X.shape[1]), "n_pos_train": int(np.sum(y == 1)),
-        "n_pos_test": int(np.sum(y_test == 1)), "x_var": x_var,
-    }
-    for label, k in (("", None), ("_k5", 5), ("_k10", 10)):
+    record: dict[str, Any] = {"random_state": int(random_state), "n_train": len(y),
+                              "n_test": len(y_test), "d": int(X.shape[1])}
+    for label, k in _SELECTED:
         row = model.selected_index(k)
         params = res["params"][row]
         record[f"k{label}" if label else "k_star"] = int(res["k"][row])
         record[f"C{label}"] = float(params["C"])
         record[f"gamma{label}"] = float(params["gamma"])
-        record[f"gamma_factor{label}"] = float(params["gamma"]) * X.shape[1] * x_var
         record[f"L_MS{label}"] = float(res["mean_L_MS"][row])
         record[f"L_EE{label}"] = float(res["mean_L_EE"][row])
         record[f"test_err{label or '_F'}"] = model.member_error(X_test, y_test, k=k)
-    record["n_tied_min"] = int(np.sum(res["mean_L_MS"] == res["mean_L_MS"].min()))
-    record["by_k"] = {}
-    for k in grid.k_values:
-        row = model.selected_index(k)
-        record["by_k"][str(k)] = {
-            "C": float(res["params"][row]["C"]),
-            "gamma_factor": float(res["params"][row]["gamma"]) * X.shape[1] * x_var,
-            "L_MS": float(res["mean_L_MS"][row]), "L_EE": float(res["mean_L_EE"][row]),
-            "ms_error": float(res["mean_ms_error"][row]),
-            "ee_error": float(res["mean_ee_error"][row]), "n_ee": int(res["n_ee"][row]),
-            "ee_errors": [int(res[f"split{i}_ee_errors"][row]) for i in range(grid.n_splits)],
-        }
+        record[f"n_ee{label}"] = int(res["n_ee"][row])
+        record[f"ee_errors{label}"] = [int(res[f"split{i}_ee_errors"][row])
+                                       for i in range(grid.n_splits)]
+    record.update(data_fields(X, y, y_test, record, grid))
+    return record
+
+
+def data_fields(X: np.ndarray, y: np.ndarray, y_test: np.ndarray, record: dict[str, Any],
+                grid: Table1Grid) -> dict[str, Any]:
+    """What a record keeps about the data beyond the fit: class counts, scale of gamma.
+
+    ``x_var`` is var(X) of the training pool, which scales the grid's gamma;
+    ``gamma_factor`` (and ``_k5``, ``_k10``) is the selected gamma in units of
+    ``1 / (d x_var)``; ``var_ratio_no_ee`` is the smallest and largest, over the
+    Monte Carlo splits of k*, of var(X without the EE part) / var(X): gamma scaled
+    on what selection may see would be the selected gamma divided by that ratio.
+
+    Examples
+    --------
+    >>> X, y = Twonorm(dim=2).sample(40, random_state=0)
+    >>> rec = {"k_star": 5, "gamma": 1 / (2 * X.var()), "gamma_k5": 1.0, "gamma_k10": 1.0,
+    ...        "random_state": 3}
+    >>> fields = data_fields(X, y, y[:5], rec, TABLE1_GRID)
+    >>> round(fields["gamma_factor"], 12), 0.5 < fields["var_ratio_no_ee"][0] <= 1.5
+    (1.0, True)
+    """
+    x_var = float(X.var())
+    out: dict[str, Any] = {"n_pos_train": int(np.sum(y == 1)),
+                           "n_pos_test": int(np.sum(y_test == 1)), "x_var": x_var}
+    for label, _ in _SELECTED:
+        out[f"gamma_factor{label}"] = float(record[f"gamma{label}"] * X.shape[1] * x_var)
     ratios = [float(X[np.concatenate([tr, ms])].var()) / x_var for tr, ms, _ in
               ThreeWaySplit(k=record["k_star"], n_splits=grid.n_splits,
-                            random_state=random_state).split(X)]
-    record["var_ratio_no_ee"] = [min(ratios), max(ratios)]
-    return record
+                            random_state=record["random_state"]).split(X)]
+    out["var_ratio_no_ee"] = [min(ratios), max(ratios)]
+    return out
+
+
+def refit_selected(X: np.ndarray, y: np.ndarray, record: dict[str, Any], grid: Table1Grid
+                   ) -> dict[str, Any]:
+    """EE error counts of the three selected rows of a record, refitting those rows only.
+
+    The selected (C, gamma, k) of k tuned, k = 5 and k = 10 are refit on TR ∪ MS of each
+    Monte Carlo split (the same splits, the same precomputed Gaussian kernel as
+    :class:`CompleteKCV`), about 1/40 of the work of a full fit. The counts give back
+    the record's ``L_EE``; :func:`cvbook.runs.table1.enrich_runs` checks that they do.
+
+    Returns
+    -------
+    dict
+        ``n_ee``, ``ee_errors`` and the same with ``_k5`` and ``_k10``.
+    """
+    out: dict[str, Any] = {}
+    for label, _ in _SELECTED:
+        k = record[f"k{label}" if label else "k_star"]
+        gamma, C = record[f"gamma{label}"], record[f"C{label}"]
+        K = rbf_kernel(X, gamma=gamma)
+        counts = []
+        for tr, ms, ee in ThreeWaySplit(k=k, n_splits=grid.n_splits,
+                                        random_state=record["random_state"]).split(X):
+            trms = np.sort(np.concatenate([tr, ms]))
+            svc = SVC(kernel="precomputed", C=C).fit(K[np.ix_(trms, trms)], y[trms])
+            counts.append(int(np.sum(svc.predict(K[np.ix_(ee, trms)]) != y[ee])))
+        out[f"n_ee{label}"] = len(X) // k
+        out[f"ee_errors{label}"] = counts
+    return out
 
 
 def run_one(name: str, realisation: int, grid: Table1Grid = TABLE1_GRID,
@@ -331,6 +384,109 @@ def summarise(runs: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
             row[f"{col}_std"] = round(float(vals.std(ddof=1)) if len(vals) > 1 else 0.0, 4)
         rows.append(row)
     return rows
+
+
+def _by_dataset(runs: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    by_name: dict[str, list[dict[str, Any]]] = {}
+    for r in runs:
+        by_name.setdefault(r["dataset"], []).append(r)
+    return {name: by_name[name] for name in sorted(by_name)}
+
+
+def read_paper_table(path: str | os.PathLike) -> dict[str, dict[str, float]]:
+    """The paper's Table 1 (``paper_table1.csv``): data set -> column -> value.
+
+    Examples
+    --------
+    >>> from cvbook.book import results_path
+    >>> paper = read_paper_table(results_path("table1", "paper_table1.csv"))
+    >>> paper["image"]["test_err_F_mean"], len(paper)
+    (2.7, 13)
+    """
+    lines = Path(path).read_text().strip().splitlines()
+    header = lines[0].split(",")
+    if header[0] != "dataset":
+        raise ValueError(f"{path} must start with a 'dataset' column, got {header[0]!r}")
+    return {row[0]: dict(zip(header[1:], map(float, row[1:]), strict=True))
+            for row in (line.split(",") for line in lines[1:])}
+
+
+def compare_with_paper(runs: Sequence[dict[str, Any]], paper: dict[str, dict[str, float]],
+                       columns: Sequence[str] = TABLE1_COLUMNS) -> dict[str, dict[str, dict]]:
+    """Each of our means beside the paper's, the difference in standard-error units.
+
+    Ours: mean and sample standard deviation over the realisations (percent, k* as
+    is). The standard error of the difference treats the paper's ± as a standard
+    deviation over as many realisations: ``se = sqrt(sd_ours**2 / n + sd_paper**2 / n)``
+    (the more charitable reading; if the ± were standard errors, ``se`` would be larger).
+
+    Returns
+    -------
+    dict
+        ``out[name][column]`` has ``ours``, ``sd``, ``paper``, ``paper_sd``, ``n``,
+        ``diff`` (ours - paper), ``se`` and ``z = diff / se``.
+
+    Examples
+    --------
+    >>> runs = [{"dataset": "x", "L_EE": v} for v in (0.10, 0.12, 0.14)]
+    >>> row = compare_with_paper(runs, {"x": {"L_EE_mean": 10.0, "L_EE_std": 2.0}},
+    ...                          ["L_EE"])["x"]["L_EE"]
+    >>> round(row["diff"], 6), round(row["z"], 3)
+    (2.0, 1.225)
+    """
+    out: dict[str, dict[str, dict]] = {}
+    for name, rs in _by_dataset(runs).items():
+        out[name] = {}
+        for col in columns:
+            v = np.array([r[col] for r in rs], dtype=float) * (1 if col == "k_star" else 100)
+            n = len(v)
+            sd = float(v.std(ddof=1)) if n > 1 else float("nan")
+            p_mean, p_sd = paper[name][f"{col}_mean"], paper[name][f"{col}_std"]
+            se = float(np.sqrt(sd**2 / n + p_sd**2 / n))
+            diff = float(v.mean()) - p_mean
+            out[name][col] = {"ours": float(v.mean()), "sd": sd, "paper": p_mean,
+                              "paper_sd": p_sd, "n": n, "diff": diff, "se": se,
+                              "z": diff / se if se > 0 else float("nan")}
+    return out
+
+
+def paired_difference(runs: Sequence[dict[str, Any]], a: str, b: str, scale: float = 100.0
+                      ) -> dict[str, dict[str, float]]:
+    """Per data set, the mean over realisations of ``a - b`` with its standard error.
+
+    ``a`` and ``b`` are measured on the same realisation (same training and test set),
+    so the difference is paired: ``se = sd(a - b) / sqrt(n)``.
+
+    Examples
+    --------
+    >>> runs = [{"dataset": "x", "u": u, "v": v} for u, v in ((0.3, 0.1), (0.4, 0.1))]
+    >>> d = paired_difference(runs, "u", "v")["x"]
+    >>> round(d["mean"], 6), round(d["se"], 6), d["n"]
+    (25.0, 5.0, 2)
+    """
+    out = {}
+    for name, rs in _by_dataset(runs).items():
+        d = scale * np.array([r[a] - r[b] for r in rs], dtype=float)
+        se = float(d.std(ddof=1) / np.sqrt(len(d))) if len(d) > 1 else float("nan")
+        out[name] = {"mean": float(d.mean()), "se": se, "n": len(d),
+                     "z": float(d.mean()) / se if se > 0 else float("nan")}
+    return out
+
+
+def bound_at_level(run: dict[str, Any], label: str, delta: float) -> float:
+    """``L_EE`` of a selected row of a record, recomputed at another ``delta``.
+
+    ``label`` is ``""`` (k tuned), ``"_k5"`` or ``"_k10"``. Uses the per-split EE error
+    counts of the record; at the grid's own delta it gives back the recorded ``L_EE``.
+
+    Examples
+    --------
+    >>> run = {"ee_errors_k5": [2, 4], "n_ee_k5": 40}
+    >>> round(bound_at_level(run, "_k5", 0.05), 4)
+    0.1818
+    """
+    return float(np.mean(clopper_pearson_upper(np.asarray(run[f"ee_errors{label}"]),
+                                               run[f"n_ee{label}"], delta)))
 
 
 def __getattr__(name: str) -> Any:

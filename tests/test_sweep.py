@@ -13,12 +13,22 @@ import numpy as np
 import pytest
 
 from cvbook import sweep
-from cvbook.bounds import clopper_pearson_upper
 from cvbook.datasets.raetsch import requires_raetsch
 from cvbook.provenance import atomic_write, atomic_write_text
 from cvbook.runs import table1 as driver
 from cvbook.runs.table1 import enrich_runs, run_sweep
-from cvbook.sweep import Table1Grid, run_generated, summarise
+from cvbook.sweep import (
+    Table1Grid,
+    bound_at_level,
+    compare_with_paper,
+    data_fields,
+    fit_and_score,
+    paired_difference,
+    read_paper_table,
+    refit_selected,
+    run_generated,
+    summarise,
+)
 
 TINY = Table1Grid(C_values=(1.0,), gamma_factors=(1.0,), k_values=(5, 10), n_splits=2)
 SMALL = Table1Grid(C_values=(1.0, 10.0), gamma_factors=(0.1, 1.0), k_values=(3, 5, 10),
@@ -113,19 +123,27 @@ def test_record_holds_what_the_chapter_needs_and_it_is_consistent():
     rec = run_generated("ringnorm", seed=5, grid=SMALL, n_train=90, n_test=300)
     assert rec["n_train"] == 90 and rec["n_test"] == 300 and rec["d"] == 20
     assert 0 < rec["n_pos_train"] < 90 and 0 < rec["n_pos_test"] < 300
-    for label in ("", "_k5", "_k10"):     # gamma in units of 1/(d var X) is a grid factor
+    for label in ("", "_k5", "_k10"):
+        # gamma in units of 1/(d var X) is a grid factor
         assert min(abs(rec[f"gamma_factor{label}"] - f) for f in SMALL.gamma_factors) < 1e-9
-    by_k = rec["by_k"]
-    assert sorted(map(int, by_k)) == list(SMALL.k_values)
-    for k, row in by_k.items():           # the stored counts give back the stored bound
-        assert row["n_ee"] == 90 // int(k) and len(row["ee_errors"]) == SMALL.n_splits
-        bound = np.mean(clopper_pearson_upper(np.array(row["ee_errors"]), row["n_ee"],
-                                              SMALL.delta))
-        assert bound == pytest.approx(row["L_EE"], abs=1e-12)
-    assert by_k["5"]["L_EE"] == rec["L_EE_k5"] and by_k["10"]["L_MS"] == rec["L_MS_k10"]
-    assert rec["L_MS"] == min(row["L_MS"] for row in by_k.values())
-    assert rec["n_tied_min"] >= 1 and 0.5 < rec["var_ratio_no_ee"][0] <= \
-        rec["var_ratio_no_ee"][1] < 2
+        # the stored EE counts give back the stored bound, at delta and only at delta
+        k = rec[f"k{label}" if label else "k_star"]
+        assert rec[f"n_ee{label}"] == 90 // k and len(rec[f"ee_errors{label}"]) == 3
+        assert bound_at_level(rec, label, SMALL.delta) == pytest.approx(rec[f"L_EE{label}"],
+                                                                       abs=1e-12)
+        assert bound_at_level(rec, label, SMALL.delta / 10) > rec[f"L_EE{label}"]
+    assert rec["L_MS"] <= min(rec["L_MS_k5"], rec["L_MS_k10"])
+    assert 0.5 < rec["var_ratio_no_ee"][0] <= rec["var_ratio_no_ee"][1] < 2
+
+
+def test_refitting_the_selected_rows_alone_gives_the_fits_counts():
+    dist = sweep.GENERATED["twonorm"]()
+    X, y = dist.sample(150, random_state=8)
+    rec = fit_and_score(X[:100], y[:100], X[100:], y[100:], SMALL, random_state=4)
+    again = refit_selected(X[:100], y[:100], rec, SMALL)
+    assert again == {key: rec[key] for key in again}
+    fields = data_fields(X[:100], y[:100], y[100:], rec, SMALL)
+    assert fields == {key: rec[key] for key in fields}
 
 
 @pytest.mark.parametrize("name", ["twonorm", "ringnorm"])
@@ -176,22 +194,42 @@ def test_run_one_checks_its_arguments():
         sweep.run_one("heart", 1, grid=None)
 
 
-def test_enrich_adds_keys_and_refuses_changed_numbers(tmp_path, monkeypatch):
-    old = {"dataset": "heart", "realisation": 1, "L_EE": 0.25, "k_star": 3, "wall_s": 9.0,
-           "grid": TINY.to_dict(), "commit": "abc"}
+def test_enrich_adds_fields_checks_bounds_and_resumes(tmp_path, monkeypatch):
+    dist = sweep.GENERATED["twonorm"]()
+    X, y = dist.sample(150, random_state=9)
+    full = fit_and_score(X[:100], y[:100], X[100:], y[100:], SMALL, random_state=6)
+    added = set(driver._ADDED)
+    old = {key: v for key, v in full.items() if key not in added}
+    old.update(dataset="heart", realisation=1, grid=SMALL.to_dict(), commit="abc")
     (tmp_path / "runs").mkdir()
     path = tmp_path / "runs" / "heart_r01.json"
     path.write_text(json.dumps(old))
-    fresh = {"dataset": "heart", "realisation": 1, "L_EE": 0.25 + 1e-15, "k_star": 3,
-             "wall_s": 1.0, "x_var": 2.0}
-    monkeypatch.setattr(driver, "run_one", lambda *a, **k: dict(fresh))
+    monkeypatch.setattr(driver, "load_raetsch", lambda *a, **k: (X[:100], y[:100], X[100:],
+                                                                  y[100:]))
     assert enrich_runs(tmp_path, progress=False) == 1
     rec = json.loads(path.read_text())
-    assert rec == {**old, "x_var": 2.0}        # old values kept, the new key added
-    assert enrich_runs(tmp_path, progress=False) == 0    # nothing left to add: resumes
-    fresh.update(L_EE=0.26, n_new=1)
-    with pytest.raises(ValueError, match=r"changes \['L_EE'\]"):
+    assert {key: rec[key] for key in old} == old            # every old value kept
+    assert {key: rec[key] for key in added} == {key: full[key] for key in added}
+    assert enrich_runs(tmp_path, progress=False) == 0        # nothing left: resumes
+    path.write_text(json.dumps({**old, "L_EE_k5": old["L_EE_k5"] + 1e-6}))
+    with pytest.raises(ValueError, match=r"give L_EE_k5 = .*the record"):
         enrich_runs(tmp_path, progress=False)
+    assert "ee_errors" not in json.loads(path.read_text())   # nothing written
+
+
+def test_comparisons_with_the_paper_and_paired_differences(tmp_path):
+    paper = read_paper_table(ROOT / "results" / "table1" / "paper_table1.csv")
+    runs = [{"dataset": "image", "test_err_F": e, "L_EE": e + 0.04}
+            for e in (0.026, 0.028, 0.030)]
+    cmp = compare_with_paper(runs, paper, ["test_err_F", "L_EE"])["image"]["test_err_F"]
+    assert cmp["paper"] == 2.7 and cmp["ours"] == pytest.approx(2.8)
+    assert cmp["se"] == pytest.approx(np.sqrt((0.2**2 + 0.3**2) / 3))
+    assert cmp["z"] == pytest.approx(0.1 / cmp["se"])
+    d = paired_difference(runs, "L_EE", "test_err_F")["image"]
+    assert d["mean"] == pytest.approx(4.0) and d["se"] == pytest.approx(0.0, abs=1e-12)
+    (tmp_path / "bad.csv").write_text("name,L_EE_mean\nimage,5.7\n")
+    with pytest.raises(ValueError, match="must start with a 'dataset' column"):
+        read_paper_table(tmp_path / "bad.csv")
 
 
 def test_both_command_lines_answer():
@@ -206,9 +244,11 @@ def test_committed_records_hold_the_fields_the_chapter_reads():
     runs = driver.load_runs(ROOT / "results" / "table1")
     assert len(runs) == 130
     for r in runs:
-        for key in ("n_test", "n_pos_test", "x_var", "gamma_factor", "by_k",
-                    "var_ratio_no_ee", "n_tied_min"):
+        for key in ("n_test", *driver._ADDED):
             assert key in r, (r["dataset"], r["realisation"], key)
         g = Table1Grid.from_dict(r["grid"])
-        assert min(abs(r["gamma_factor"] - f) / f for f in g.gamma_factors) < 1e-9
-        assert r["by_k"][str(r["k_star"])]["L_EE"] == pytest.approx(r["L_EE"], abs=1e-12)
+        for label in ("", "_k5", "_k10"):
+            f = r[f"gamma_factor{label}"]
+            assert min(abs(f - c) / c for c in g.gamma_factors) < 1e-9
+            assert bound_at_level(r, label, g.delta) == pytest.approx(r[f"L_EE{label}"],
+                                                                      abs=1e-12)

@@ -13,9 +13,8 @@ Run it from the repository root (``python -m cvbook.sweep`` is an alias)::
 
     .venv/bin/python -m cvbook.runs.table1 --out results/table1 --n-jobs 2
 
-``--enrich`` refits the finished runs and adds to each record the fields that newer
-code records (see :func:`cvbook.sweep.fit_and_score`), after checking that every number
-already in it comes out identical.
+``--enrich`` adds to finished records the fields that newer code records (see
+:func:`enrich_runs`), after checking that the refit reproduces the recorded bounds.
 """
 
 from __future__ import annotations
@@ -35,9 +34,17 @@ from joblib import Parallel, delayed
 from tqdm import tqdm
 
 from .._checks import ArgumentTypeError, check_int
-from ..datasets.raetsch import RAETSCH_NAMES, raetsch_info
+from ..datasets.raetsch import RAETSCH_NAMES, load_raetsch, raetsch_info
 from ..provenance import atomic_write_text, git_commit, git_dirty, package_versions
-from ..sweep import TABLE1_GRID, Table1Grid, run_one, summarise
+from ..sweep import (
+    TABLE1_GRID,
+    Table1Grid,
+    bound_at_level,
+    data_fields,
+    refit_selected,
+    run_one,
+    summarise,
+)
 
 __all__ = ["enrich_runs", "load_runs", "main", "run_sweep"]
 
@@ -176,25 +183,22 @@ def run_sweep(out: str | os.PathLike, names: Sequence[str] = RAETSCH_NAMES,
     return rows
 
 
-#: What a refit may change in a record: timings and the commit; every other key must match.
-_VOLATILE = {"wall_s", "cpu_s", "peak_rss_mb", "commit", "grid"}
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Equal, floats to 1e-12 (the bounds' last bits moved with scipy's isf form)."""
-    if isinstance(a, float) and isinstance(b, float):
-        return abs(a - b) <= 1e-12
-    return a == b
+#: Keys that :func:`enrich_runs` adds; a record with all of them is left alone.
+_ADDED = ("n_pos_train", "n_pos_test", "x_var", "gamma_factor", "gamma_factor_k5",
+          "gamma_factor_k10", "var_ratio_no_ee", "n_ee", "ee_errors", "n_ee_k5", "ee_errors_k5",
+          "n_ee_k10", "ee_errors_k10")
 
 
 def enrich_runs(out: str | os.PathLike, data_home: str | os.PathLike | None = None,
                 names: Sequence[str] | None = None, progress: bool = True) -> int:
-    """Refit finished runs and add the fields the current code records (one-off migration).
+    """Add to finished runs the fields the current code records (a one-off migration).
 
-    Every key already in a record must come out identical (integers and strings
-    exactly, floats to 1e-12); the record keeps every value it had, its timings and
-    commit included, and gains the new keys. A record that
-    already has every key is skipped, so the migration resumes.
+    For each record missing them: the class counts, the scale of gamma
+    (:func:`cvbook.sweep.data_fields`) and the per-split EE error counts of the three
+    selected rows, refit alone (:func:`cvbook.sweep.refit_selected`). The counts must
+    give back the record's ``L_EE``, ``L_EE_k5`` and ``L_EE_k10`` to 1e-12, or nothing
+    is written. Every value already in the record is kept as it is; a record that has
+    every added key is skipped, so the migration resumes.
 
     Parameters
     ----------
@@ -215,23 +219,24 @@ def enrich_runs(out: str | os.PathLike, data_home: str | os.PathLike | None = No
     Raises
     ------
     ValueError
-        If a refit changes a committed number.
+        If the refit counts do not reproduce a recorded bound.
     """
     out = _check_out(out)
-    runs = [r for r in load_runs(out) if names is None or r["dataset"] in names]
+    runs = [r for r in load_runs(out) if (names is None or r["dataset"] in names)
+            and not set(_ADDED) <= set(r)]
     done = 0
     for old in tqdm(runs, desc="enrich", disable=not progress):
-        new = run_one(old["dataset"], old["realisation"], Table1Grid.from_dict(old["grid"]),
-                      data_home, n_jobs=1)
-        if set(new) <= set(old):
-            continue
-        changed = [key for key in old if key not in _VOLATILE and not _same(new.get(key), old[key])]
-        if changed:
-            raise ValueError(f"refitting {old['dataset']} r{old['realisation']} changes "
-                             f"{changed}: the code no longer reproduces the record")
-        merged = dict(old)
-        merged.update({key: v for key, v in new.items() if key not in old})
-        _write(_run_path(out, old["dataset"], old["realisation"]), merged)
+        grid = Table1Grid.from_dict(old["grid"])
+        X, y, _, y_test = load_raetsch(old["dataset"], old["realisation"], data_home=data_home)
+        new = {**data_fields(X, y, y_test, old, grid), **refit_selected(X, y, old, grid)}
+        for label in ("", "_k5", "_k10"):
+            bound = bound_at_level(new, label, grid.delta)
+            if abs(bound - old[f"L_EE{label}"]) > 1e-12:
+                raise ValueError(f"{old['dataset']} r{old['realisation']}: the refit EE "
+                                 f"counts give L_EE{label} = {bound!r}, the record "
+                                 f"{old[f'L_EE{label}']!r}")
+        _write(_run_path(out, old["dataset"], old["realisation"]),
+               {**old, **{key: v for key, v in new.items() if key not in old}})
         done += 1
     return done
 
@@ -246,7 +251,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--data-home", default=None,
                    help="folder of the benchmark files (default: $CVBOOK_DATA, then download)")
     p.add_argument("--enrich", action="store_true",
-                   help="refit the finished runs and add the fields newer code records")
+                   help="add to the finished runs the fields newer code records")
     p.add_argument("--no-progress", action="store_true")
     a = p.parse_args(argv)
     if a.enrich:
