@@ -182,6 +182,72 @@ def bench(name: str, realisation: int, repeats: int, two_cores: bool) -> dict:
     return out
 
 
+def print_table(rows: list[dict]) -> None:
+    """The one-core table, its summary and the targets."""
+    print(f"{'data set':14s} {'n':>5s} {'d':>3s} {'loop':>8s} {'ckcv':>8s} {'floor':>8s}"
+          f" {'old floor':>9s} {'speed-up':>9s} {'ckcv/floor':>10s} {'ceiling':>8s}"
+          f" {'spread':>7s}")
+    for r in rows:
+        print(f"{r['name']:14s} {r['n']:5d} {r['d']:3d} {r['loop']:8.2f} {r['ckcv1']:8.2f} "
+              f"{r['floor']:8.2f} {r['old_floor']:9.2f} {r['one_core']:8.2f}x "
+              f"{r['over_floor']:9.2f}x {r['ceiling']:7.2f}x {r['spread']:7.2f}", flush=True)
+
+
+def print_summary(rows: list[dict]) -> None:
+    sp = [r["one_core"] for r in rows]
+    over = [r["over_floor"] for r in rows]
+    print(f"one-core speed-up over {len(rows)} data sets: median {statistics.median(sp):.2f}x, "
+          f"min {min(sp):.2f}x, max {max(sp):.2f}x   (targets: >= 3 on every one, median >= 4.5)")
+    print(f"CompleteKCV / solver floor: max {max(over):.2f}x, median "
+          f"{statistics.median(over):.2f}x   (target <= 1.15)")
+    total_loop, total_ckcv = sum(r["loop"] for r in rows), sum(r["ckcv1"] for r in rows)
+    print(f"total CPU: loop {total_loop:.1f} s, CompleteKCV {total_ckcv:.1f} s: "
+          f"{total_loop / total_ckcv:.2f}x")
+    below = [r["name"] for r in rows if r["one_core"] < 3]
+    print(f"below 3x: {', '.join(below) or 'none'}")
+
+
+def make_record(rows: list[dict], realisation: int, repeats: int, commit, dirty) -> dict:
+    grid = TABLE1_GRID
+    return {"script": "benchmarks/bench_ckcv.py", "realisation": realisation,
+            "repeats": repeats, "seconds": "CPU seconds, fastest of the repeats",
+            "solver": solver_backend(),
+            "floor": "libsvm fit alone on every f_TR problem and the f*_MS problems "
+                     "of the row selected at each k",
+            "old_floor": "libsvm fit alone on every problem the plain loop solves",
+            "grid": {"C": list(grid.C_values), "gamma_factors": list(grid.gamma_factors),
+                     "k": list(grid.k_values), "n_splits": grid.n_splits, "delta": grid.delta},
+            "rows": [{key: (list(v) if isinstance(v, tuple) else v) for key, v in r.items()}
+                     for r in rows],
+            "commit": commit, "dirty": dirty, "packages": package_versions(),
+            "cpu_count": os.cpu_count(), "date": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+
+
+def merge_records(paths: list[str]) -> dict:
+    """One record from records of disjoint sets of data sets (run side by side).
+
+    They must share the script's settings (realisation, repeats, grid, solver,
+    commit); the rows are put in the order of the data sets.
+    """
+    records = [json.loads(open(p).read()) for p in paths]
+    same = ("realisation", "repeats", "grid", "solver", "commit")
+    for r in records[1:]:
+        for key in same:
+            if r[key] != records[0][key]:
+                raise SystemExit(f"--merge: the records differ in {key}: {r[key]!r} and "
+                                 f"{records[0][key]!r}")
+    rows = [row for r in records for row in r["rows"]]
+    names = [row["name"] for row in rows]
+    if len(set(names)) != len(names):
+        raise SystemExit(f"--merge: a data set is in more than one record: {names}")
+    rows.sort(key=lambda row: RAETSCH_NAMES.index(row["name"]))
+    merged = dict(records[0], rows=rows, dirty=any(r["dirty"] for r in records),
+                  date=max(r["date"] for r in records))
+    merged["parts"] = [{"datasets": [row["name"] for row in r["rows"]], "date": r["date"]}
+                       for r in records]
+    return merged
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--dataset", default="banana", choices=RAETSCH_NAMES)
@@ -192,52 +258,34 @@ def main():
                    help="every data set, one core only, one line each")
     p.add_argument("--datasets", nargs="+", choices=RAETSCH_NAMES, default=None,
                    help="as --all, for these data sets only")
+    p.add_argument("--merge", nargs="+", default=None, metavar="RECORD",
+                   help="merge records of disjoint --datasets runs (made side by side, each "
+                        "one core) into the record given by --json")
     p.add_argument("--json", default=None,
-                   help="with --all, also write the table and its provenance to this file "
-                        "(results/benchmarks/bench_ckcv.json)")
+                   help="with --all, --datasets or --merge, also write the table and its "
+                        "provenance to this file (results/benchmarks/bench_ckcv.json)")
     a = p.parse_args()
     commit, dirty = git_commit(), git_dirty()
     grid = TABLE1_GRID
+    if a.merge:
+        record = merge_records(a.merge)
+        print_table(record["rows"])
+        print_summary(record["rows"])
+        if a.json:
+            atomic_write_text(a.json, json.dumps(record, indent=2) + "\n")
+            print(f"written {a.json}")
+        return
     print(f"grid {len(grid.C_values)} C x {len(grid.gamma_factors)} gamma x k {list(grid.k_values)}, "
           f"l_MC={grid.n_splits}; fastest of {a.repeats} alternating runs, CPU seconds; "
           f"solver: {solver_backend()}")
     if a.all or a.datasets:
-        print(f"{'data set':14s} {'n':>5s} {'d':>3s} {'loop':>8s} {'ckcv':>8s} {'floor':>8s}"
-              f" {'old floor':>9s} {'speed-up':>9s} {'ckcv/floor':>10s} {'ceiling':>8s}"
-              f" {'spread':>7s}")
         rows = []
         for name in (RAETSCH_NAMES if a.all else a.datasets):
-            r = bench(name, a.realisation, a.repeats, two_cores=False)
-            rows.append(r)
-            print(f"{name:14s} {r['n']:5d} {r['d']:3d} {r['loop']:8.2f} {r['ckcv1']:8.2f} "
-                  f"{r['floor']:8.2f} {r['old_floor']:9.2f} {r['one_core']:8.2f}x "
-                  f"{r['over_floor']:9.2f}x {r['ceiling']:7.2f}x {r['spread']:7.2f}", flush=True)
-        sp = [r["one_core"] for r in rows]
-        over = [r["over_floor"] for r in rows]
-        print(f"one-core speed-up over {len(rows)} data sets: median {statistics.median(sp):.2f}x, "
-              f"min {min(sp):.2f}x, max {max(sp):.2f}x   (targets: >= 3 on every one, "
-              "median >= 4.5)")
-        print(f"CompleteKCV / solver floor: max {max(over):.2f}x, median "
-              f"{statistics.median(over):.2f}x   (target <= 1.15)")
-        total_loop, total_ckcv = sum(r["loop"] for r in rows), sum(r["ckcv1"] for r in rows)
-        print(f"total CPU: loop {total_loop:.1f} s, CompleteKCV {total_ckcv:.1f} s: "
-              f"{total_loop / total_ckcv:.2f}x")
-        below = [r["name"] for r in rows if r["one_core"] < 3]
-        print(f"below 3x: {', '.join(below) or 'none'}")
+            rows.append(bench(name, a.realisation, a.repeats, two_cores=False))
+            print_table(rows[-1:])
+        print_summary(rows)
         if a.json:
-            record = {"script": "benchmarks/bench_ckcv.py", "realisation": a.realisation,
-                      "repeats": a.repeats, "seconds": "CPU seconds, fastest of the repeats",
-                      "solver": solver_backend(),
-                      "floor": "libsvm fit alone on every f_TR problem and the f*_MS problems "
-                               "of the row selected at each k",
-                      "old_floor": "libsvm fit alone on every problem the plain loop solves",
-                      "grid": {"C": list(grid.C_values), "gamma_factors": list(grid.gamma_factors),
-                               "k": list(grid.k_values), "n_splits": grid.n_splits,
-                               "delta": grid.delta},
-                      "rows": [{key: (list(v) if isinstance(v, tuple) else v)
-                                for key, v in r.items()} for r in rows],
-                      "commit": commit, "dirty": dirty, "packages": package_versions(),
-                      "cpu_count": os.cpu_count(), "date": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+            record = make_record(rows, a.realisation, a.repeats, commit, dirty)
             atomic_write_text(a.json, json.dumps(record, indent=2) + "\n")
             print(f"written {a.json}")
         return
