@@ -13,7 +13,14 @@ K-fold estimate of the risk is the **mean** of the ``K`` fold risks
   :func:`sklearn.model_selection.cross_val_score` on the same folds.
 * :func:`kfold_select` and :func:`nested_kfold` select a model; :func:`kfold_bias_variance`
   measures the bias and variance of the estimate over many data sets, in
-  parallel through :func:`cvbook.simulation.repeat`.
+  parallel through :func:`cvbook.simulation.repeat`, and, with ``part_truths=True``,
+  the expected risk at the size of a training part, which is what the estimate aims at.
+* :func:`candidate_grid` builds the grids of candidates that chapters 2 and 3 select
+  among; :func:`selection_study` (with :func:`grid_nested_kfold` and
+  :class:`KernelRidgeClassifier`) compares the winner's own K-fold score with the
+  nested estimate over many data sets, with signal and on pure noise.
+* :func:`paired_difference` and :func:`correlation_interval` give the uncertainty of
+  the chapter's comparisons.
 """
 
 from __future__ import annotations
@@ -261,7 +268,10 @@ class FoldRisks:
 
     @property
     def total(self) -> float:
-        """The *sum* of fold risks (as seed 002 writes it): ``K`` times :attr:`mean`."""
+        """The *sum* of fold risks (as a study card on cross-validation writes it).
+
+        ``K`` times :attr:`mean`: not an estimate of risk.
+        """
         return float(np.sum(self.risks))
 
     @property
@@ -330,8 +340,9 @@ def kfold_select(candidates: Sequence[Any], X: Any, y: Any, n_splits: int = 5,
                  loss: Loss = "zero_one") -> Selection:
     """Select among candidate models by their K-fold estimate, then retrain.
 
-    Ng's procedure (seed 001): evaluate every candidate by K-fold on the same
-    folds, pick the smallest mean fold risk, retrain that candidate on all of ``S``.
+    Ng's procedure (his lecture notes on cross-validation): evaluate every candidate by
+    K-fold on the same folds, pick the smallest mean fold risk, retrain that candidate on
+    all of ``S``.
 
     Parameters
     ----------
