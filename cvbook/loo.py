@@ -47,6 +47,7 @@ __all__ = [
     "loo_risk",
     "majority_vote_loo",
     "majority_vote_loo_distribution",
+    "mean_se_z",
     "ridge_estimates_and_risks",
     "ridge_loo_mse",
     "single_class_part",
@@ -782,3 +783,36 @@ def majority_vote_loo_distribution(m: int) -> tuple[np.ndarray, np.ndarray]:
     values = np.array([majority_vote_loo(np.r_[-np.ones(m - n), np.ones(n)])
                        for n in range(m + 1)])
     return values, binom.pmf(np.arange(m + 1), m, 0.5)
+
+
+def mean_se_z(values: ArrayLike) -> tuple[float, float, float]:
+    """Mean of paired differences (or any i.i.d. values), its standard error, and their ratio.
+
+    The standard error is ``sd / sqrt(n)`` with the ``n - 1`` standard deviation; ``z``
+    is ``mean / se`` (``inf`` with the sign of the mean when every value is equal and
+    non-zero, ``nan`` when all are zero).
+
+    Parameters
+    ----------
+    values : array_like of shape (n,)
+        ``n >= 2`` finite real numbers, e.g. estimate minus truth on each data set.
+
+    Returns
+    -------
+    mean, se, z : float
+
+    Examples
+    --------
+    >>> mean, se, z = mean_se_z([1.0, 2.0, 3.0])
+    >>> mean, round(se, 4), round(z, 4)
+    (2.0, 0.5774, 3.4641)
+    """
+    arr = check_finite(values, "values")
+    if arr.ndim != 1 or arr.size < 2:
+        raise ValueError(f"values must be a 1-d array of at least 2 numbers, got shape "
+                         f"{arr.shape}")
+    mean = float(arr.mean())
+    se = float(arr.std(ddof=1) / np.sqrt(arr.size))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = float(np.float64(mean) / se)
+    return mean, se, z

@@ -642,3 +642,30 @@ def test_ridge_study_kfold_is_the_books_kfold():
     assert out["estimates"]["5-fold"] == pytest.approx(ref, rel=1e-10)
     assert out["estimates"]["LOO"] == pytest.approx(
         loo_risk(Ridge(alpha=1.0), X, y, loss="squared"), rel=1e-10)
+
+
+def test_mean_se_z():
+    from cvbook.loo import mean_se_z
+    rng = np.random.default_rng(17)
+    x = rng.normal(0.3, 2.0, size=400)
+    mean, se, z = mean_se_z(x)
+    assert mean == pytest.approx(x.mean())
+    assert se == pytest.approx(x.std(ddof=1) / 20)
+    assert z == pytest.approx(mean / se)
+    # z is scale-free and flips with the sign
+    assert mean_se_z(-5 * x)[2] == pytest.approx(-z)
+    assert mean_se_z([2.0, 2.0]) == (2.0, 0.0, np.inf)
+    assert np.isnan(mean_se_z([0.0, 0.0])[2])
+
+
+@pytest.mark.parametrize("values, match", [
+    ([1.0], "at least 2"),
+    ([[1.0, 2.0], [3.0, 4.0]], "1-d"),
+    ([1.0, np.nan], "finite"),
+    (["a", "b"], "values must hold numbers"),
+    ([1 + 1j, 2], "values must be real"),
+])
+def test_mean_se_z_refuses(values, match):
+    from cvbook.loo import mean_se_z
+    with pytest.raises(ValueError, match=match):
+        mean_se_z(values)
