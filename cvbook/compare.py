@@ -52,7 +52,7 @@ __all__ = [
     "ttest_5x2cv_from_differences",
 ]
 
-#: The tests, by the name in :attr:`ComparisonTest.method`, with a label.
+#: The tests, by the name in ``ComparisonTest.method``, with a label.
 COMPARISON_METHODS: dict[str, str] = {
     "ttest_5x2cv": "5×2cv paired t (Dietterich)",
     "ftest_5x2cv": "combined 5×2cv F (Alpaydin)",

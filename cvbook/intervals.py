@@ -778,7 +778,7 @@ def nested_cv_interval(estimator, X, y, *, loss: str = "zero_one", n_splits: int
     return RiskInterval(est, lo, hi, "nested_cv", "conditional", n, n_fits, alpha)
 
 
-#: The interval methods, by the name in :attr:`RiskInterval.method`, with a label.
+#: The interval methods, by the name in ``RiskInterval.method``, with a label.
 INTERVAL_METHODS: dict[str, str] = {
     "holdout_wald": "hold-out, Wald",
     "holdout_cp": "hold-out, Clopper–Pearson",

@@ -11,7 +11,7 @@ each interval next to the two targets:
   conditional risks over the repetitions (its Monte Carlo error is reported).
 
 Risks are exact for a linear learner on the two Gaussians and on twonorm
-(:meth:`~cvbook.datasets.Twonorm.linear_rule_risk`); otherwise they come from
+(:meth:`~cvbook.datasets.synthetic.Twonorm.linear_rule_risk`); otherwise they come from
 a fresh sample (standard error recorded).
 
 **Comparison.** On twonorm, whose 20 coordinates are exchangeable, LDA on the
@@ -89,6 +89,7 @@ __all__ = [
     "make_distribution",
     "make_learner",
     "paired_difference",
+    "paired_variance_test",
     "rejections",
     "run_comparisons",
     "run_intervals",
@@ -478,6 +479,32 @@ def paired_difference(a: Any, b: Any) -> tuple[float, float]:
     if d.ndim != 1 or d.size < 2:
         raise ValueError(f"a and b must be paired 1-d arrays of at least 2 entries, got {d.shape}")
     return float(d.mean()), float(d.std(ddof=1) / np.sqrt(d.size))
+
+
+def paired_variance_test(x: Any, y: Any) -> tuple[float, float]:
+    """Ratio ``var(x) / var(y)`` of two paired samples and Pitman and Morgan's t statistic.
+
+    With ``s = x + y`` and ``d = x - y``, ``cov(s, d) = var(x) - var(y)``, so the variances
+    are equal exactly when ``s`` and ``d`` are uncorrelated; ``t = r sqrt((R - 2) / (1 - r^2))``
+    with ``r = corr(s, d)`` has a t distribution with ``R - 2`` degrees of freedom under
+    equality for normal pairs (Pitman 1939, Morgan 1939). The pairing (one ``x`` and one ``y``
+    per data set) is what a test for independent samples would ignore.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.normal(size=200)
+    >>> ratio, t = paired_variance_test(y + rng.normal(scale=2.0, size=200), y)
+    >>> ratio > 3, t > 4
+    (True, True)
+    """
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if x.shape != y.shape or x.ndim != 1 or x.size < 3:
+        raise ValueError(f"x and y must be paired 1-d arrays of at least 3 entries, got "
+                         f"{x.shape} and {y.shape}")
+    r = float(np.corrcoef(x + y, x - y)[0, 1])
+    t = r * np.sqrt((x.size - 2) / max(1 - r * r, 1e-300))
+    return float(x.var(ddof=1) / y.var(ddof=1)), float(t)
 
 
 def format_interval_table(summary: Sequence[Mapping[str, Any]], methods: Sequence[str] | None
