@@ -463,3 +463,40 @@ def test_paired_difference_and_correlation_interval():
         correlation_interval([1.0] * 5, [1.0, 2.0, 3.0, 4.0, 5.0])
     with pytest.raises(ValueError, match="level"):
         correlation_interval([1.0, 2, 3, 4], [2.0, 1, 4, 3], level=1.5)
+
+
+def test_part_truths_are_the_risk_of_the_first_training_part():
+    from cvbook.datasets import monte_carlo_risk
+    from cvbook.kfold import _bias_variance_one
+
+    args = (LinearDiscriminantAnalysis(), TwoGaussians(), 25, [2, 5], 1000, False)
+    est, _, truth = _bias_variance_one(np.random.default_rng(3), *args)
+    est2, _, truth2, parts = _bias_variance_one(np.random.default_rng(3), *args, True)
+    np.testing.assert_array_equal(est, est2)   # the extra draws come after the others
+    assert truth == truth2 and parts.shape == (2,)
+    rng = np.random.default_rng(3)
+    X, y = TwoGaussians().sample(25, random_state=int(rng.integers(2**31 - 1)))
+    fold_seeds = [int(rng.integers(2**31 - 1)) for _ in range(2)]
+    rng.integers(2**31 - 1)                                    # the seed of the full truth
+    for j, k in enumerate([2, 5]):
+        train, _ = next(make_kfold(k, y=y, random_state=fold_seeds[j]).split(X, y))
+        model = LinearDiscriminantAnalysis().fit(X[train], y[train])
+        assert parts[j] == monte_carlo_risk(model, TwoGaussians(), n=1000,
+                                            random_state=int(rng.integers(2**31 - 1)))
+
+
+def test_bias_variance_part_truths_flag():
+    bv = kfold_bias_variance(LinearDiscriminantAnalysis(), TwoGaussians(), m=20, ks=[2, 20],
+                             n_repeats=3, random_state=0, n_test=500, part_truths=True)
+    assert bv.part_truths.shape == (3, 2) and bv.expected_part_risk.shape == (2,)
+    assert bv.expected_risk == pytest.approx(bv.truths.mean())
+    plain = kfold_bias_variance(LinearDiscriminantAnalysis(), TwoGaussians(), m=20, ks=[2, 20],
+                                n_repeats=3, random_state=0, n_test=500)
+    np.testing.assert_array_equal(plain.estimates, bv.estimates)
+    with pytest.raises(ValueError, match="part_truths"):
+        _ = plain.expected_part_risk
+    with pytest.raises(ValueError, match="part_truths"):
+        kfold_bias_variance(LinearDiscriminantAnalysis(), TwoGaussians(), m=20, ks=[2],
+                            n_repeats=2, part_truths="yes")
+    with pytest.raises(ValueError, match="ks"):
+        kfold_bias_variance(LinearDiscriminantAnalysis(), TwoGaussians(), m=20, ks="25")
