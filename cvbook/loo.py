@@ -14,10 +14,19 @@ For kernel ridge, ``H = K (K + alpha I)^-1`` and ``1 - H = alpha G`` with
 factorisation of ``K + alpha I`` gives every LOO prediction
 (:func:`kernel_ridge_loo_predictions`), and one eigendecomposition of ``K``
 gives them for a whole grid of ``alpha``.
+
+The experiments of chapter 4 live here too, each tested: the bias study of ridge
+(:func:`ridge_estimates_and_risks`), the one-class training parts of shuffled and
+stratified K-fold and LOO on tiny samples (:func:`single_class_part`,
+:func:`small_sample_failures`), Kohavi's majority vote by counting
+(:func:`majority_vote_loo`) and its exact distribution
+(:func:`majority_vote_loo_distribution`), and the paired z of a claim
+(:func:`mean_se_z`).
 """
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -31,6 +40,7 @@ from ._checks import (
     ArgumentTypeError,
     check_1d_labels,
     check_bool,
+    check_cv,
     check_features,
     check_finite,
     check_float,
@@ -647,7 +657,13 @@ def single_class_part(y: ArrayLike, splits: Iterable) -> bool:
     True
     """
     y = check_1d_labels(y, "y")
-    return any(np.unique(y[np.asarray(train, dtype=int)]).size < 2 for train, _ in splits)
+    if isinstance(splits, numbers.Integral) or (hasattr(splits, "split")
+                                                and hasattr(splits, "get_n_splits")):
+        raise ArgumentTypeError(
+            "splits must be an iterable of (train, test) index arrays, such as "
+            f"KFold(3).split(X); got {type(splits).__name__} (call its split method)")
+    splits = check_cv(splits, "splits", n_samples=y.size)
+    return any(np.unique(y[train]).size < 2 for train, _ in splits)
 
 
 def small_sample_failures(rng: np.random.Generator, distribution, m: int,

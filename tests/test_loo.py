@@ -669,3 +669,19 @@ def test_mean_se_z_refuses(values, match):
     from cvbook.loo import mean_se_z
     with pytest.raises(ValueError, match=match):
         mean_se_z(values)
+
+
+@pytest.mark.parametrize("splits, match", [
+    (3, "splits must be an iterable"),
+    ("KFold", "splits must be"),
+    ([], "at least one"),
+    ([([0, 1], [9])], "index 9"),
+    ([([0, 1.5], [2])], "integers"),
+])
+def test_single_class_part_refuses_bad_splits(splits, match):
+    from sklearn.model_selection import KFold
+    y = np.array([1, -1, 1, -1])
+    with pytest.raises(ValueError, match=match):
+        single_class_part(y, splits)
+    with pytest.raises(TypeError, match="call its split method"):
+        single_class_part(y, KFold(2))
