@@ -102,7 +102,8 @@ def brute_force(K, y, points):
     start = CLOCK()
     for j, i in enumerate(points):
         train = np.delete(np.arange(m), i)
-        model = KernelRidge(alpha=ALPHA, kernel="precomputed").fit(K[np.ix_(train, train)], y[train])
+        model = KernelRidge(alpha=ALPHA, kernel="precomputed")
+        model.fit(K[np.ix_(train, train)], y[train])
         preds[j] = model.predict(K[i:i + 1, train])[0]
     return preds, (CLOCK() - start) / len(points)
 
@@ -144,7 +145,7 @@ def provenance(args) -> dict:
             for info in threadpool_info()]
     return {
         "script": "benchmarks/bench_loo.py",
-        "command": " ".join([Path(sys.executable).name] + sys.argv),
+        "command": " ".join([Path(sys.executable).name, *sys.argv]),
         "date_utc": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         "git_commit": git("rev-parse", "HEAD"),
         "python": platform.python_version(),
@@ -196,7 +197,7 @@ def main(argv=None) -> dict:
             row = {
                 "m": m, "fit": fit, "loo1": loo1, "grid": grid, "brute": brute,
                 "brute_extrapolated": bool(m > args.brute_full),
-                "brute_points_timed": int(len(points)),
+                "brute_points_timed": len(points),
                 "brute_per_refit": per_refit,
                 "max_rel_diff_closed_vs_brute": err,
                 "pieces": {k: v for k, v in t.items() if k not in ("fit", "loo1", "grid")},
@@ -218,7 +219,8 @@ def main(argv=None) -> dict:
     print()
     print("Where the time goes (each piece / one fit; solve = scipy.linalg.solve(assume_a='pos'),"
           " the solver inside KernelRidge.fit;")
-    print("potrf = bare Cholesky; trtri = inverse of the triangular factor; eigh = eigendecomposition):")
+    print("potrf = bare Cholesky; trtri = inverse of the triangular factor; "
+          "eigh = eigendecomposition):")
     print(f"{'m':>5} {'checks':>7} {'solve':>7} {'potrf':>7} {'trtri':>7} {'eigh':>7} "
           f"{'grid - eigh':>12} {'LOO(1)/potrf':>13}")
     for r in rows:
