@@ -6,8 +6,10 @@ chapters share so that each reads the same in all three:
 
 * :func:`publish` gives a computed number a name. The prose shows it with the
   ``{eval}`` role, ``` {eval}`N.ch1_test_error` ```, which myst-nb evaluates when it
-  builds the website and jupyterlab-myst evaluates in JupyterLab after "Run All". The raw
-  value is also glued (myst-nb's ``glue``), which the papermill test reads.
+  builds the website and jupyterlab-myst evaluates in JupyterLab after "Run All".
+  :func:`published` lists them (the papermill test compares runs with it). Nothing is
+  glued: glue roles show as raw text in JupyterLab, and myst-nb's inline execution
+  reports every glued key of an executed notebook twice.
 * :func:`check_int`, :func:`check_float`, :func:`check_choice`, :func:`check_int_list`,
   :func:`check_float_list` and :func:`check_seed` validate the ``parameters`` cell, in
   the cell right after it, so that a bad value fails at once with one line naming the
@@ -39,6 +41,7 @@ __all__ = [
     "check_seed",
     "int_seed",
     "publish",
+    "published",
     "results_path",
 ]
 
@@ -120,7 +123,7 @@ def publish(values: Mapping[str, Any] | None = None, /, **named: Any) -> None:
 
     Each value is a number, a string, or a pair ``(value, format_spec)``; floats need a
     format. The formatted text becomes ``N.<name>`` (shown in the prose with
-    ``{eval}`N.<name>```) and the raw value is glued under ``<name>`` for papermill.
+    ``{eval}`N.<name>```).
 
     Parameters
     ----------
@@ -142,20 +145,20 @@ def publish(values: Mapping[str, Any] | None = None, /, **named: Any) -> None:
         value, fmt = item if isinstance(item, tuple) and len(item) == 2 else (item, None)
         if fmt is not None and not isinstance(fmt, str):
             raise TypeError(f"the format of {name!r} must be a str, got {fmt!r}")
-        N._set(name, Shown(_format(value, fmt)))
-        _glue(name, _plain(value))
+        N._set(name, Shown(_format(_plain(value), fmt)))
 
 
-def _glue(name: str, value: Any) -> None:
-    try:
-        from myst_nb import glue
-    except ImportError:  # the package without the book's extra: nothing to glue into
-        return
-    from IPython import get_ipython
+def published() -> dict[str, str]:
+    """Every number published so far, name -> the text the prose shows.
 
-    if get_ipython() is None:  # outside a kernel (doctests, scripts)
-        return
-    glue(name, value, display=False)
+    Examples
+    --------
+    >>> publish(doc_k=3)
+    >>> published()["doc_k"]
+    '3'
+    """
+    values = object.__getattribute__(N, "_values")
+    return {name: str(text) for name, text in values.items()}
 
 
 # --- parameters ------------------------------------------------------------------------

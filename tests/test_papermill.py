@@ -4,12 +4,16 @@ Each chapter's notebook metadata ``cvbook`` declares
 
 * ``smoke``: parameters for a fast run;
 * ``changes_result``: for each parameter, a value which, set on top of ``smoke``,
-  must change at least one glued number (a parameter that changes nothing is
+  must change at least one published number (a parameter that changes nothing is
   silently ignored, which is a bug);
-* ``keeps_result``: parameters that must *not* change any glued number
-  (``n_jobs``: results do not depend on the number of workers).
+* ``keeps_result``: parameters that must *not* change any published number
+  (``n_jobs``: results do not depend on the number of workers);
+* ``bad_values`` (optional): out-of-range values of a parameter, each of which must
+  stop the run in the check cell right after the parameters.
 
-Every parameter of the ``parameters`` cell must appear in one of the two.
+Every parameter of the ``parameters`` cell must appear in ``changes_result`` or
+``keeps_result``. The published numbers of a run (``cvbook.book.published()``) are read
+from one cell the test appends to the notebook it executes.
 """
 
 from __future__ import annotations
@@ -27,7 +31,9 @@ import pytest
 from booktoc import chapter_notebooks
 
 NOTEBOOKS = chapter_notebooks()
-RECORD = "application/papermill.record/"
+MARKER = "CVBOOK-PUBLISHED "
+REPORT_CELL = ("import json as _json\nfrom cvbook.book import published as _published\n"
+               f"print({MARKER!r} + _json.dumps(_published()))")
 
 
 def _meta(nb_path: Path) -> dict:
@@ -37,27 +43,27 @@ def _meta(nb_path: Path) -> dict:
     return meta
 
 
-def glued_values(nb: nbformat.NotebookNode) -> dict[str, str]:
-    """Name -> text of every value glued (myst_nb.glue) in an executed notebook."""
-    values: dict[str, str] = {}
-    for cell in nb.cells:
-        for out in cell.get("outputs", []):
-            name = out.get("metadata", {}).get("scrapbook", {}).get("name")
-            if name is None:
-                continue
-            text = out.get("data", {}).get(RECORD + "text/plain")
-            if text is not None and not text.startswith("<Figure"):
-                values[name] = text
-    return values
+def published_values(nb: nbformat.NotebookNode) -> dict[str, str]:
+    """Name -> text of every number the executed notebook published."""
+    for out in nb.cells[-1].get("outputs", []):
+        for line in out.get("text", "").splitlines():
+            if line.startswith(MARKER):
+                return json.loads(line[len(MARKER):])
+    raise AssertionError("the run printed no published numbers")
 
 
 def _execute(nb_path: str, params_json: str, out_dir: str) -> dict[str, str]:
-    """Run one notebook with papermill (in a worker process); return its glued values."""
+    """Run one notebook with papermill (in a worker process); return what it published."""
     digest = hashlib.sha1(params_json.encode()).hexdigest()[:12]
     out = Path(out_dir) / f"{Path(nb_path).stem}-{digest}.ipynb"
-    pm.execute_notebook(nb_path, str(out), parameters=json.loads(params_json),
+    source = Path(out_dir) / "src" / f"{digest}-{Path(nb_path).name}"
+    source.parent.mkdir(exist_ok=True)
+    nb = nbformat.read(nb_path, as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell(REPORT_CELL))
+    nbformat.write(nb, source)
+    pm.execute_notebook(str(source), str(out), parameters=json.loads(params_json),
                         cwd=str(Path(nb_path).parent), progress_bar=False, log_output=False)
-    return glued_values(nbformat.read(out, as_version=4))
+    return published_values(nbformat.read(out, as_version=4))
 
 
 def _key(params: dict) -> str:
@@ -136,13 +142,13 @@ def _cases():
 def test_parameter_takes_effect(nb_path: Path, name: str, value, must_change: bool, runs: dict):
     smoke = _meta(nb_path).get("smoke", {})
     base = _get(runs, nb_path, smoke)
-    assert base, f"{nb_path.name}: the smoke run glued no value to compare"
+    assert base, f"{nb_path.name}: the smoke run published no value to compare"
     assert smoke.get(name) != value, f"{nb_path.name}: {name}={value!r} is the smoke value itself"
     changed = _get(runs, nb_path, {**smoke, name: value})
     assert changed.keys() == base.keys()
     differing = sorted(k for k in base if base[k] != changed[k])
     if must_change:
-        assert differing, f"{nb_path.name}: setting {name}={value!r} changed no glued value"
+        assert differing, f"{nb_path.name}: setting {name}={value!r} changed no published value"
     else:
         assert not differing, f"{nb_path.name}: setting {name}={value!r} changed {differing}"
 
