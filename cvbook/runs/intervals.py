@@ -766,11 +766,11 @@ def load_record(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[st
 #: The long run's plan: per design ``"distribution/learner"``, the sizes and the number of data
 #: sets; and the comparison study's. The claims of chapter 7 rest on the main design (LDA on the
 #: two Gaussians, exact risks) and on the comparisons, which get most of the data sets; the
-#: other designs show the pattern with wider Clopper-Pearson intervals. About 9 minutes of one
+#: other designs show the pattern with wider Clopper-Pearson intervals. About 12 minutes of one
 #: core (the RBF SVM, whose fits and fresh-sample risks cost the most, stops at n = 500).
 LONG_RUN: dict[str, Any] = {
     "coverage": {
-        "twogaussians/lda": {"n_values": [50, 100, 250, 500, 1000], "n_repeats": 100},
+        "twogaussians/lda": {"n_values": [50, 100, 250, 500, 1000], "n_repeats": 200},
         "twogaussians/logreg": {"n_values": [50, 250, 1000], "n_repeats": 20},
         "twonorm/lda": {"n_values": [50, 250, 1000], "n_repeats": 20},
         "twonorm/logreg": {"n_values": [50, 250, 1000], "n_repeats": 20},
