@@ -38,6 +38,7 @@ import json
 import os
 import statistics
 import time
+from pathlib import Path
 
 import numpy as np
 from sklearn.metrics.pairwise import rbf_kernel
@@ -229,7 +230,7 @@ def merge_records(paths: list[str]) -> dict:
     They must share the script's settings (realisation, repeats, grid, solver,
     commit); the rows are put in the order of the data sets.
     """
-    records = [json.loads(open(p).read()) for p in paths]
+    records = [json.loads(Path(p).read_text()) for p in paths]
     same = ("realisation", "repeats", "grid", "solver", "commit")
     for r in records[1:]:
         for key in same:
@@ -275,9 +276,9 @@ def main():
             atomic_write_text(a.json, json.dumps(record, indent=2) + "\n")
             print(f"written {a.json}")
         return
-    print(f"grid {len(grid.C_values)} C x {len(grid.gamma_factors)} gamma x k {list(grid.k_values)}, "
-          f"l_MC={grid.n_splits}; fastest of {a.repeats} alternating runs, CPU seconds; "
-          f"solver: {solver_backend()}")
+    print(f"grid {len(grid.C_values)} C x {len(grid.gamma_factors)} gamma x k "
+          f"{list(grid.k_values)}, l_MC={grid.n_splits}; fastest of {a.repeats} alternating "
+          f"runs, CPU seconds; solver: {solver_backend()}")
     if a.all or a.datasets:
         rows = []
         for name in (RAETSCH_NAMES if a.all else a.datasets):

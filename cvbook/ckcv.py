@@ -48,7 +48,7 @@ from __future__ import annotations
 import functools
 import numbers
 import warnings
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -73,12 +73,22 @@ try:  # scikit-learn >= 1.6
 except ImportError:  # pragma: no cover - scikit-learn < 1.6
     _sk_validate_data = None
 
-from ._checks import (check_binary_labels, check_features, check_int, check_open_unit,
-                      check_random_state)
+from ._checks import (
+    check_binary_labels,
+    check_features,
+    check_int,
+    check_open_unit,
+    check_random_state,
+)
 from .bounds import clopper_pearson_upper
 
-__all__ = ["ThreeWaySplit", "CompleteKCV", "DEFAULT_K_VALUES", "solver_backend",
-           "fit_precomputed"]
+__all__ = [
+    "DEFAULT_K_VALUES",
+    "CompleteKCV",
+    "ThreeWaySplit",
+    "fit_precomputed",
+    "solver_backend",
+]
 
 #: The k values tried when none are given: small k (the paper's k* lies
 #: mostly in 3--4) and the conventional 5 and 10.
@@ -265,7 +275,7 @@ class ThreeWaySplit:
 # The solver of the fast path
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _libsvm_agrees() -> bool:
     """Whether ``_libsvm`` is importable and gives ``SVC(kernel="precomputed")``'s model.
 
@@ -287,7 +297,7 @@ def _libsvm_agrees() -> bool:
         return bool(np.array_equal(np.unique(y)[ours.astype(int)], svc.predict(K))
                     and np.array_equal(model[3], svc._dual_coef_)
                     and np.array_equal(model[4], svc._intercept_))
-    except Exception:  # noqa: BLE001 - any failure of a private API means: do not use it
+    except Exception:
         return False
 
 
@@ -467,7 +477,7 @@ def _precomputed_chunk(K, y, base_params, points, splits, phase, keep, backend) 
     """MS or EE errors of the grid points sharing one kernel, on several splits.
 
     ``phase="ms"`` fits on TR and counts on MS; ``"ee"`` fits on TR u MS and
-    counts on EE, keeping the SVC of the points with ``keep[j]``. The kernel
+    counts on EE, keeping the model of the points with ``keep[j]``. The kernel
     blocks of a split are sliced once and shared by the points.
     """
     classes = np.unique(y)
@@ -484,7 +494,7 @@ def _precomputed_chunk(K, y, base_params, points, splits, phase, keep, backend) 
         K_fit, K_eval = K_both[:len(fit)], K_both[len(fit):]
         args = (y[fit], t[fit], K_eval, y[ev], t[ev], classes)
         out.append([_errors_precomputed(K_fit, *args, {**base_params, **params}, backend, kept)
-                    for params, kept in zip(points, keep)])
+                    for params, kept in zip(points, keep, strict=True)])
     return out
 
 
@@ -495,7 +505,7 @@ def _generic_chunk(X, y, base, points, splits, phase, keep) -> list:
         fit = tr if phase == "ms" else np.sort(np.concatenate([tr, ms]))
         ev = ms if phase == "ms" else ee
         row = []
-        for params, kept in zip(points, keep):
+        for params, kept in zip(points, keep, strict=True):
             est = clone(base).set_params(**params).fit(X[fit], y[fit])
             row.append((int(np.count_nonzero(est.predict(X[ev]) != y[ev])),
                         est if kept else None))
@@ -506,11 +516,13 @@ def _generic_chunk(X, y, base, points, splits, phase, keep) -> list:
 class _RBFMember(ClassifierMixin, BaseEstimator):
     """One model of F*: an SVC on a precomputed Gaussian kernel, usable on raw X.
 
-    Holds a reference to the training pool (shared by all members, never
-    copied) and the indices of the points it was fit on.
+    ``svc`` is the model of the EE phase: a :class:`_PrecomputedSVC` (libsvm
+    called directly) or, with the fallback solver, an ``SVC(kernel="precomputed")``;
+    both predict alike. Holds a reference to the training pool (shared by all
+    members, never copied) and the indices of the points it was fit on.
     """
 
-    def __init__(self, svc: SVC, gamma: float, X_pool: np.ndarray, fit_index: np.ndarray):
+    def __init__(self, svc: Any, gamma: float, X_pool: np.ndarray, fit_index: np.ndarray):
         self.svc = svc
         self.gamma = gamma
         self.X_pool = X_pool
@@ -730,7 +742,7 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
 
     def _splits(self, n: int, y: np.ndarray, k: int) -> list[tuple[np.ndarray, ...]]:
         splits = [_three_way(n, k, _split_rng(self._entropy, k, i)) for i in range(self.n_splits)]
-        for i, (tr, ms, _) in enumerate(splits):
+        for i, (tr, _, _) in enumerate(splits):
             if np.unique(y[tr]).size < 2:
                 raise ValueError(
                     f"k_values: with k = {k}, the training part of Monte Carlo split {i} holds "
@@ -775,14 +787,14 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         order = sorted(range(len(tasks)), key=lambda t: -tasks[t][1])
         results: dict = {}
         outputs = Parallel(n_jobs=self.n_jobs)(tasks[t][2] for t in order)
-        for t, out in zip(order, outputs):
+        for t, out in zip(order, outputs, strict=True):
             k, point_ids, idx = tasks[t][0]
-            for i, per_split in zip(idx, out):
-                for j, res in zip(point_ids, per_split):
+            for i, per_split in zip(idx, out, strict=True):
+                for j, res in zip(point_ids, per_split, strict=True):
                     results[k, j, i] = res
         return results
 
-    def fit(self, X, y) -> "CompleteKCV":
+    def fit(self, X, y) -> CompleteKCV:
         """Run Algorithm 1 on ``(X, y)`` in two phases and keep ``F*``.
 
         MS phase: ``f_TR`` for every (grid point, k, split), giving ``L_MS`` and
@@ -864,7 +876,7 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
             if fast:
                 gamma = points[selected[k]]["gamma"]
                 fitted = [_RBFMember(svc, gamma, X, np.sort(np.concatenate([tr, ms])))
-                          for svc, (tr, ms, _) in zip(fitted, splits[k])]
+                          for svc, (tr, ms, _) in zip(fitted, splits[k], strict=True)]
             self._members_at[k] = fitted
 
         res: dict[str, Any] = {"params": [dict(p) for _ in k_values for p in points]}

@@ -68,9 +68,9 @@ def test_split_seeded_by_seed_k_and_index():
     c = list(ThreeWaySplit(5, 3, random_state=1).split(X))
     d = list(ThreeWaySplit(4, 3, random_state=0).split(X))
     for i in range(3):  # split i does not depend on how many splits are asked for
-        assert all(np.array_equal(u, v) for u, v in zip(a[i], b[i]))
-    assert not all(np.array_equal(u[1], v[1]) for u, v in zip(a, c))
-    assert not all(np.array_equal(u[1][:10], v[1][:10]) for u, v in zip(a, d))
+        assert all(np.array_equal(u, v) for u, v in zip(a[i], b[i], strict=True))
+    assert not all(np.array_equal(u[1], v[1]) for u, v in zip(a, c, strict=True))
+    assert not all(np.array_equal(u[1][:10], v[1][:10]) for u, v in zip(a, d, strict=True))
     assert not np.array_equal(a[0][1], a[1][1])
 
 
@@ -142,10 +142,11 @@ def test_generic_estimator_path_matches_written_out(data):
     X, y = data
     model = CompleteKCV(LogisticRegression(), param_grid={"C": [0.1, 1.0]}, k_values=[4],
                         n_splits=3, random_state=3).fit(X, y)
-    for i, (tr, ms, ee) in enumerate(ThreeWaySplit(4, 3, 3).split(X)):
+    for i, (tr, ms, _) in enumerate(ThreeWaySplit(4, 3, 3).split(X)):
         for row, c in enumerate([0.1, 1.0]):
             f = LogisticRegression(C=c).fit(X[tr], y[tr])
-            assert model.cv_results_[f"split{i}_ms_errors"][row] == np.sum(f.predict(X[ms]) != y[ms])
+            ms_errors = np.sum(f.predict(X[ms]) != y[ms])
+            assert model.cv_results_[f"split{i}_ms_errors"][row] == ms_errors
     assert len(model.estimators_) == 3
     assert all(isinstance(e, LogisticRegression) for e in model.estimators_)
 
@@ -214,7 +215,7 @@ def test_members_and_member_error(data, fitted):
     assert fitted.member_error(X, y) == pytest.approx(np.mean(errs), abs=1e-12)
     # The members are the f*_MS of the search: their EE errors are the recorded ones.
     res, row = fitted.cv_results_, fitted.best_index_
-    for i, (tr, ms, ee) in enumerate(ThreeWaySplit(fitted.k_, 4, 7).split(X)):
+    for i, (_, _, ee) in enumerate(ThreeWaySplit(fitted.k_, 4, 7).split(X)):
         m = fitted.estimators_[i]
         assert np.sum(m.predict(X[ee]) != y[ee]) == res[f"split{i}_ee_errors"][row]
 
@@ -225,7 +226,7 @@ def test_predict_draws_one_member_per_call_seeded(data, fitted):
     b = clone(fitted).fit(X, y)
     preds_a = [a.predict(X) for _ in range(6)]
     preds_b = [b.predict(X) for _ in range(6)]
-    assert all(np.array_equal(u, v) for u, v in zip(preds_a, preds_b))
+    assert all(np.array_equal(u, v) for u, v in zip(preds_a, preds_b, strict=True))
     members = [m.predict(X) for m in a.estimators_]
     for p in preds_a:
         assert set(np.unique(p)) <= {-1, 1}
@@ -283,7 +284,7 @@ def test_one_class_training_part_is_refused():
     # training part holds negatives only.
     X = np.arange(12, dtype=float)[:, None]
     y = np.r_[np.ones(2), -np.ones(10)].astype(int)
-    with pytest.raises(ValueError, match="k_values: with k = 3.*one class"):
+    with pytest.raises(ValueError, match=r"k_values: with k = 3.*one class"):
         CompleteKCV(param_grid={"C": [1.0], "gamma": [1.0]}, k_values=[3], n_splits=30,
                     random_state=0).fit(X, y)
 
@@ -329,7 +330,7 @@ def test_members_at_each_k_are_the_ee_fits(data, fitted):
     res = fitted.cv_results_
     for k in (3, 5, 10):
         row = fitted.selected_index(k)
-        for i, (tr, ms, ee) in enumerate(ThreeWaySplit(k, 4, 7).split(X)):
+        for i, (_, _, ee) in enumerate(ThreeWaySplit(k, 4, 7).split(X)):
             member = fitted.members(k)[i]
             assert np.sum(member.predict(X[ee]) != y[ee]) == res[f"split{i}_ee_errors"][row]
 
@@ -412,8 +413,9 @@ def test_fallback_when_the_private_api_changed(monkeypatch):
 
 
 def test_fit_precomputed_public_solver():
-    from cvbook.ckcv import fit_precomputed, solver_backend
     from sklearn.metrics.pairwise import rbf_kernel
+
+    from cvbook.ckcv import fit_precomputed, solver_backend
     X, y = make_data(30)
     K = rbf_kernel(X, gamma=0.5)
     for backend in {"svc", solver_backend()}:
