@@ -187,8 +187,10 @@ def _bad_cases():
                 yield pytest.param(nb_path, name, value, id=f"{nb_path.stem}-{name}-range{i}")
 
 
-def _execute_bad(nb_path: str, params_json: str, out_dir: str) -> tuple[str, str, int] | None:
-    """Run a notebook that must fail; return (error name, message, cell index) or None."""
+def _execute_bad(nb_path: str, params_json: str, out_dir: str
+                 ) -> tuple[str, str, int, int] | None:
+    """Run a notebook that must fail; return (error name, message, index of the failing
+    cell, index of the check cell) or None when it ran to the end."""
     digest = hashlib.sha1(params_json.encode()).hexdigest()[:12]
     out = Path(out_dir) / f"bad-{Path(nb_path).stem}-{digest}.ipynb"
     try:
@@ -197,9 +199,13 @@ def _execute_bad(nb_path: str, params_json: str, out_dir: str) -> tuple[str, str
                             log_output=False)
     except pm.PapermillExecutionError as err:
         nb = nbformat.read(out, as_version=4)
-        failed = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and any(
-            o.get("output_type") == "error" for o in c.get("outputs", []))]
-        return err.ename, err.evalue, failed[0] if failed else -1
+        code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+        failed = [i for i in code if any(
+            o.get("output_type") == "error" for o in nb.cells[i].get("outputs", []))]
+        injected = next(i for i in code
+                        if "injected-parameters" in nb.cells[i].metadata.get("tags", []))
+        check = next(i for i in code if i > injected)
+        return err.ename, err.evalue, failed[0] if failed else -1, check
     return None
 
 
@@ -225,11 +231,7 @@ def test_bad_value_fails_at_once_naming_the_parameter(nb_path: Path, name: str, 
     ParameterError line that names the parameter."""
     result = bad_runs[(str(nb_path), _key({name: bad}))]
     assert result is not None, f"{nb_path.name}: {name}={bad!r} ran to the end"
-    ename, evalue, index = result
-    nb = nbformat.read(nb_path, as_version=4)
-    code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
-    tagged = next(i for i in code if "parameters" in nb.cells[i].metadata.get("tags", []))
-    check_cell = tagged + 2  # papermill inserts its injected-parameters cell after it
+    ename, evalue, index, check_cell = result  # the first code cell after the injected one
     assert ename == "ParameterError", f"{nb_path.name}: {name}={bad!r} raised {ename}: {evalue}"
     assert f"'{name}'" in evalue and "\n" not in evalue.strip(), evalue
     assert index == check_cell, (f"{nb_path.name}: {name}={bad!r} failed in cell {index}, "
