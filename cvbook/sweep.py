@@ -41,14 +41,27 @@ from .ckcv import CompleteKCV, ThreeWaySplit
 from .datasets.raetsch import RAETSCH_NAMES, load_raetsch, raetsch_info
 from .datasets.synthetic import Ringnorm, Twonorm
 
-__all__ = ["GENERATED", "TABLE1_COLUMNS", "TABLE1_GRID", "Table1Grid", "bound_at_level",
-           "compare_with_paper", "data_fields", "fit_and_score", "paired_difference",
-           "read_paper_table", "refit_selected",
-           "run_generated", "run_one", "summarise"]
+__all__ = [
+    "GENERATED",
+    "TABLE1_COLUMNS",
+    "TABLE1_GRID",
+    "Table1Grid",
+    "bound_at_level",
+    "compare_with_paper",
+    "data_fields",
+    "fit_and_score",
+    "paired_difference",
+    "read_paper_table",
+    "refit_selected",
+    "run_generated",
+    "run_one",
+    "summarise",
+]
 
 #: The benchmarks the package can draw itself: Breiman's distributions behind Rätsch's
 #: twonorm and ringnorm, at Rätsch's sizes (400 training points, 20 features).
 GENERATED = {"twonorm": Twonorm, "ringnorm": Ringnorm}
+
 
 @dataclass(frozen=True)
 class Table1Grid:
@@ -115,8 +128,15 @@ class Table1Grid:
 TABLE1_GRID = Table1Grid()
 
 #: Columns of ``table1.csv``, as in the paper's Table 1 (``anguita2012/table1.csv``).
-TABLE1_COLUMNS = ("k_star", "L_EE", "test_err_F", "L_EE_k5", "test_err_k5",
-                  "L_EE_k10", "test_err_k10")
+TABLE1_COLUMNS = (
+    "k_star",
+    "L_EE",
+    "test_err_F",
+    "L_EE_k5",
+    "test_err_k5",
+    "L_EE_k10",
+    "test_err_k10",
+)
 
 
 def _check_grid(grid: Any) -> Table1Grid:
@@ -137,9 +157,15 @@ def _check_n_jobs(n_jobs: Any) -> int | None:
 _SELECTED = (("", None), ("_k5", 5), ("_k10", 10))
 
 
-def fit_and_score(X: np.ndarray, y: np.ndarray, X_test: np.ndarray, y_test: np.ndarray,
-                  grid: Table1Grid, random_state: int, n_jobs: int | None = 1
-                  ) -> dict[str, Any]:
+def fit_and_score(
+    X: np.ndarray,
+    y: np.ndarray,
+    X_test: np.ndarray,
+    y_test: np.ndarray,
+    grid: Table1Grid,
+    random_state: int,
+    n_jobs: int | None = 1,
+) -> dict[str, Any]:
     """Fit :class:`CompleteKCV` with ``grid`` on ``(X, y)`` and score it on the test set.
 
     Parameters
@@ -176,12 +202,21 @@ def fit_and_score(X: np.ndarray, y: np.ndarray, X_test: np.ndarray, y_test: np.n
     """
     grid = _check_grid(grid)
     n_jobs = _check_n_jobs(n_jobs)
-    model = CompleteKCV(param_grid={"C": list(grid.C_values), "gamma": grid.gammas(X)},
-                        k_values=list(grid.k_values), n_splits=grid.n_splits,
-                        delta=grid.delta, random_state=random_state, n_jobs=n_jobs).fit(X, y)
+    model = CompleteKCV(
+        param_grid={"C": list(grid.C_values), "gamma": grid.gammas(X)},
+        k_values=list(grid.k_values),
+        n_splits=grid.n_splits,
+        delta=grid.delta,
+        random_state=random_state,
+        n_jobs=n_jobs,
+    ).fit(X, y)
     res = model.cv_results_
-    record: dict[str, Any] = {"random_state": int(random_state), "n_train": len(y),
-                              "n_test": len(y_test), "d": int(X.shape[1])}
+    record: dict[str, Any] = {
+        "random_state": int(random_state),
+        "n_train": len(y),
+        "n_test": len(y_test),
+        "d": int(X.shape[1]),
+    }
     for label, k in _SELECTED:
         row = model.selected_index(k)
         params = res["params"][row]
@@ -192,14 +227,16 @@ def fit_and_score(X: np.ndarray, y: np.ndarray, X_test: np.ndarray, y_test: np.n
         record[f"L_EE{label}"] = float(res["mean_L_EE"][row])
         record[f"test_err{label or '_F'}"] = model.member_error(X_test, y_test, k=k)
         record[f"n_ee{label}"] = int(res["n_ee"][row])
-        record[f"ee_errors{label}"] = [int(res[f"split{i}_ee_errors"][row])
-                                       for i in range(grid.n_splits)]
+        record[f"ee_errors{label}"] = [
+            int(res[f"split{i}_ee_errors"][row]) for i in range(grid.n_splits)
+        ]
     record.update(data_fields(X, y, y_test, record, grid))
     return record
 
 
-def data_fields(X: np.ndarray, y: np.ndarray, y_test: np.ndarray, record: dict[str, Any],
-                grid: Table1Grid) -> dict[str, Any]:
+def data_fields(
+    X: np.ndarray, y: np.ndarray, y_test: np.ndarray, record: dict[str, Any], grid: Table1Grid
+) -> dict[str, Any]:
     """What a record keeps about the data beyond the fit: class counts, scale of gamma.
 
     ``x_var`` is var(X) of the training pool, which scales the grid's gamma;
@@ -218,19 +255,26 @@ def data_fields(X: np.ndarray, y: np.ndarray, y_test: np.ndarray, record: dict[s
     (1.0, True)
     """
     x_var = float(X.var())
-    out: dict[str, Any] = {"n_pos_train": int(np.sum(y == 1)),
-                           "n_pos_test": int(np.sum(y_test == 1)), "x_var": x_var}
+    out: dict[str, Any] = {
+        "n_pos_train": int(np.sum(y == 1)),
+        "n_pos_test": int(np.sum(y_test == 1)),
+        "x_var": x_var,
+    }
     for label, _ in _SELECTED:
         out[f"gamma_factor{label}"] = float(record[f"gamma{label}"] * X.shape[1] * x_var)
-    ratios = [float(X[np.concatenate([tr, ms])].var()) / x_var for tr, ms, _ in
-              ThreeWaySplit(k=record["k_star"], n_splits=grid.n_splits,
-                            random_state=record["random_state"]).split(X)]
+    ratios = [
+        float(X[np.concatenate([tr, ms])].var()) / x_var
+        for tr, ms, _ in ThreeWaySplit(
+            k=record["k_star"], n_splits=grid.n_splits, random_state=record["random_state"]
+        ).split(X)
+    ]
     out["var_ratio_no_ee"] = [min(ratios), max(ratios)]
     return out
 
 
-def refit_selected(X: np.ndarray, y: np.ndarray, record: dict[str, Any], grid: Table1Grid
-                   ) -> dict[str, Any]:
+def refit_selected(
+    X: np.ndarray, y: np.ndarray, record: dict[str, Any], grid: Table1Grid
+) -> dict[str, Any]:
     """EE error counts of the three selected rows of a record, refitting those rows only.
 
     The selected (C, gamma, k) of k tuned, k = 5 and k = 10 are refit on TR ∪ MS of each
@@ -249,8 +293,9 @@ def refit_selected(X: np.ndarray, y: np.ndarray, record: dict[str, Any], grid: T
         gamma, C = record[f"gamma{label}"], record[f"C{label}"]
         K = rbf_kernel(X, gamma=gamma)
         counts = []
-        for tr, ms, ee in ThreeWaySplit(k=k, n_splits=grid.n_splits,
-                                        random_state=record["random_state"]).split(X):
+        for tr, ms, ee in ThreeWaySplit(
+            k=k, n_splits=grid.n_splits, random_state=record["random_state"]
+        ).split(X):
             trms = np.sort(np.concatenate([tr, ms]))
             svc = SVC(kernel="precomputed", C=C).fit(K[np.ix_(trms, trms)], y[trms])
             counts.append(int(np.sum(svc.predict(K[np.ix_(ee, trms)]) != y[ee])))
@@ -259,9 +304,13 @@ def refit_selected(X: np.ndarray, y: np.ndarray, record: dict[str, Any], grid: T
     return out
 
 
-def run_one(name: str, realisation: int, grid: Table1Grid = TABLE1_GRID,
-            data_home: str | os.PathLike | None = None, n_jobs: int | None = 1
-            ) -> dict[str, Any]:
+def run_one(
+    name: str,
+    realisation: int,
+    grid: Table1Grid = TABLE1_GRID,
+    data_home: str | os.PathLike | None = None,
+    n_jobs: int | None = 1,
+) -> dict[str, Any]:
     """:func:`fit_and_score` on one realisation of one of Rätsch's benchmarks.
 
     Parameters
@@ -289,8 +338,11 @@ def run_one(name: str, realisation: int, grid: Table1Grid = TABLE1_GRID,
     t0, c0 = time.perf_counter(), time.process_time()
     X, y, X_test, y_test = load_raetsch(name, realisation, data_home=data_home)
     seed = grid.random_state(name, realisation)
-    record: dict[str, Any] = {"dataset": name, "realisation": realisation,
-                              "splits": raetsch_info(name).shared_splits}
+    record: dict[str, Any] = {
+        "dataset": name,
+        "realisation": realisation,
+        "splits": raetsch_info(name).shared_splits,
+    }
     record.update(fit_and_score(X, y, X_test, y_test, grid, seed, n_jobs))
     record["wall_s"] = round(time.perf_counter() - t0, 3)
     record["cpu_s"] = round(time.process_time() - c0, 3)
@@ -298,9 +350,14 @@ def run_one(name: str, realisation: int, grid: Table1Grid = TABLE1_GRID,
     return record
 
 
-def run_generated(name: str, seed: int, grid: Table1Grid = TABLE1_GRID,
-                  n_train: int | None = None, n_test: int = 7000, n_jobs: int | None = 1
-                  ) -> dict[str, Any]:
+def run_generated(
+    name: str,
+    seed: int,
+    grid: Table1Grid = TABLE1_GRID,
+    n_train: int | None = None,
+    n_test: int = 7000,
+    n_jobs: int | None = 1,
+) -> dict[str, Any]:
     """:func:`fit_and_score` on a fresh draw of Breiman's twonorm or ringnorm.
 
     Rätsch's twonorm and ringnorm are samples of these two distributions, so a draw
@@ -339,20 +396,25 @@ def run_generated(name: str, seed: int, grid: Table1Grid = TABLE1_GRID,
     ValueError: name must be 'twonorm' or 'ringnorm' (the data sets the package draws), got 'banana'
     """
     if not isinstance(name, str) or name not in GENERATED:
-        raise ValueError("name must be 'twonorm' or 'ringnorm' (the data sets the package "
-                         f"draws), got {name!r}")
+        raise ValueError(
+            f"name must be 'twonorm' or 'ringnorm' (the data sets the package draws), got {name!r}"
+        )
     seed = check_int(seed, "seed", minimum=0)
     grid = _check_grid(grid)
-    n_train = raetsch_info(name).n_train if n_train is None else check_int(
-        n_train, "n_train", minimum=2 * max(grid.k_values))
+    n_train = (
+        raetsch_info(name).n_train
+        if n_train is None
+        else check_int(n_train, "n_train", minimum=2 * max(grid.k_values))
+    )
     n_test = check_int(n_test, "n_test", minimum=1)
     dist = GENERATED[name]()
     ss = np.random.SeedSequence([seed, RAETSCH_NAMES.index(name)])
     draw, split = (int(s.generate_state(1)[0]) for s in ss.spawn(2))
     X, y = dist.sample(n_train + n_test, random_state=draw)
     record: dict[str, Any] = {"dataset": name, "seed": seed, "bayes_risk": dist.bayes_risk}
-    record.update(fit_and_score(X[:n_train], y[:n_train], X[n_train:], y[n_train:], grid,
-                                split, n_jobs))
+    record.update(
+        fit_and_score(X[:n_train], y[:n_train], X[n_train:], y[n_train:], grid, split, n_jobs)
+    )
     return record
 
 
@@ -376,8 +438,11 @@ def summarise(runs: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     rows = []
     for name in sorted(by_name):
         rs = by_name[name]
-        row: dict[str, Any] = {"dataset": name, "n_realisations": len(rs),
-                               "splits": rs[0]["splits"]}
+        row: dict[str, Any] = {
+            "dataset": name,
+            "n_realisations": len(rs),
+            "splits": rs[0]["splits"],
+        }
         for col in TABLE1_COLUMNS:
             vals = np.array([r[col] for r in rs], dtype=float) * (1 if col == "k_star" else 100)
             row[f"{col}_mean"] = round(float(vals.mean()), 4)
@@ -407,12 +472,17 @@ def read_paper_table(path: str | os.PathLike) -> dict[str, dict[str, float]]:
     header = lines[0].split(",")
     if header[0] != "dataset":
         raise ValueError(f"{path} must start with a 'dataset' column, got {header[0]!r}")
-    return {row[0]: dict(zip(header[1:], map(float, row[1:]), strict=True))
-            for row in (line.split(",") for line in lines[1:])}
+    return {
+        row[0]: dict(zip(header[1:], map(float, row[1:]), strict=True))
+        for row in (line.split(",") for line in lines[1:])
+    }
 
 
-def compare_with_paper(runs: Sequence[dict[str, Any]], paper: dict[str, dict[str, float]],
-                       columns: Sequence[str] = TABLE1_COLUMNS) -> dict[str, dict[str, dict]]:
+def compare_with_paper(
+    runs: Sequence[dict[str, Any]],
+    paper: dict[str, dict[str, float]],
+    columns: Sequence[str] = TABLE1_COLUMNS,
+) -> dict[str, dict[str, dict]]:
     """Each of our means beside the paper's, the difference in standard-error units.
 
     Ours: mean and sample standard deviation over the realisations (percent, k* as
@@ -444,14 +514,22 @@ def compare_with_paper(runs: Sequence[dict[str, Any]], paper: dict[str, dict[str
             p_mean, p_sd = paper[name][f"{col}_mean"], paper[name][f"{col}_std"]
             se = float(np.sqrt(sd**2 / n + p_sd**2 / n))
             diff = float(v.mean()) - p_mean
-            out[name][col] = {"ours": float(v.mean()), "sd": sd, "paper": p_mean,
-                              "paper_sd": p_sd, "n": n, "diff": diff, "se": se,
-                              "z": diff / se if se > 0 else float("nan")}
+            out[name][col] = {
+                "ours": float(v.mean()),
+                "sd": sd,
+                "paper": p_mean,
+                "paper_sd": p_sd,
+                "n": n,
+                "diff": diff,
+                "se": se,
+                "z": diff / se if se > 0 else float("nan"),
+            }
     return out
 
 
-def paired_difference(runs: Sequence[dict[str, Any]], a: str, b: str, scale: float = 100.0
-                      ) -> dict[str, dict[str, float]]:
+def paired_difference(
+    runs: Sequence[dict[str, Any]], a: str, b: str, scale: float = 100.0
+) -> dict[str, dict[str, float]]:
     """Per data set, the mean over realisations of ``a - b`` with its standard error.
 
     ``a`` and ``b`` are measured on the same realisation (same training and test set),
@@ -468,8 +546,12 @@ def paired_difference(runs: Sequence[dict[str, Any]], a: str, b: str, scale: flo
     for name, rs in _by_dataset(runs).items():
         d = scale * np.array([r[a] - r[b] for r in rs], dtype=float)
         se = float(d.std(ddof=1) / np.sqrt(len(d))) if len(d) > 1 else float("nan")
-        out[name] = {"mean": float(d.mean()), "se": se, "n": len(d),
-                     "z": float(d.mean()) / se if se > 0 else float("nan")}
+        out[name] = {
+            "mean": float(d.mean()),
+            "se": se,
+            "n": len(d),
+            "z": float(d.mean()) / se if se > 0 else float("nan"),
+        }
     return out
 
 
@@ -485,8 +567,11 @@ def bound_at_level(run: dict[str, Any], label: str, delta: float) -> float:
     >>> round(bound_at_level(run, "_k5", 0.05), 4)
     0.1818
     """
-    return float(np.mean(clopper_pearson_upper(np.asarray(run[f"ee_errors{label}"]),
-                                               run[f"n_ee{label}"], delta)))
+    return float(
+        np.mean(
+            clopper_pearson_upper(np.asarray(run[f"ee_errors{label}"]), run[f"n_ee{label}"], delta)
+        )
+    )
 
 
 def __getattr__(name: str) -> Any:

@@ -32,8 +32,11 @@ from cvbook.datasets.raetsch import (
     requires_raetsch,
 )
 
-SHARED = Path(os.environ.get("CVBOOK_SHARED_RAETSCH", Path(__file__).resolve().parents[2]
-                             / "shared" / "data" / "raetsch"))
+SHARED = Path(
+    os.environ.get(
+        "CVBOOK_SHARED_RAETSCH", Path(__file__).resolve().parents[2] / "shared" / "data" / "raetsch"
+    )
+)
 
 
 @pytest.fixture
@@ -51,6 +54,7 @@ def _no_env(monkeypatch):
 
 # --------------------------------------------------------------------------- helpers
 
+
 def _toy(seed: int = 0, n: int = 12, d: int = 3, n_train: int = 7, n_real: int = 4):
     """A small benchmark: unique patterns and 0-based splits, Rätsch-style."""
     rng = np.random.default_rng(seed)
@@ -63,19 +67,27 @@ def _toy(seed: int = 0, n: int = 12, d: int = 3, n_train: int = 7, n_real: int =
 def _write_mat(path: Path, datasets: dict, **kwargs) -> Path:
     """benchmarks.mat in the Cawley & Talbot layout: one struct per data set,
     ``t`` a column of ±1 doubles, ``train``/``test`` 1-based double matrices."""
-    content = {name: {"x": x, "t": t.reshape(-1, 1).astype(float),
-                      "train": (train + 1).astype(float), "test": (test + 1).astype(float)}
-               for name, (x, t, train, test) in datasets.items()}
+    content = {
+        name: {
+            "x": x,
+            "t": t.reshape(-1, 1).astype(float),
+            "train": (train + 1).astype(float),
+            "test": (test + 1).astype(float),
+        }
+        for name, (x, t, train, test) in datasets.items()
+    }
     sio.savemat(path, content, **kwargs)
     return path
 
 
 def _copy_downloader(calls: list | None = None):
     """A pooch downloader for file:// URLs (no network)."""
+
     def download(url, output_file, pooch_obj):
         if calls is not None:
             calls.append(url)
         shutil.copyfile(urlparse(url).path, output_file)
+
     return download
 
 
@@ -85,10 +97,23 @@ def _sha256(path: Path) -> str:
 
 # --------------------------------------------------------------------------- the table
 
+
 def test_table_has_the_13_benchmarks():
-    assert RAETSCH_NAMES == ("banana", "breast_cancer", "diabetis", "flare_solar", "german",
-                             "heart", "image", "ringnorm", "splice", "thyroid", "titanic",
-                             "twonorm", "waveform")
+    assert RAETSCH_NAMES == (
+        "banana",
+        "breast_cancer",
+        "diabetis",
+        "flare_solar",
+        "german",
+        "heart",
+        "image",
+        "ringnorm",
+        "splice",
+        "thyroid",
+        "titanic",
+        "twonorm",
+        "waveform",
+    )
     assert {raetsch_info(n).n_realisations for n in RAETSCH_NAMES} == {20, 100}
     assert [n for n in RAETSCH_NAMES if raetsch_info(n).n_realisations == 20] == ["image", "splice"]
     assert sum(raetsch_info(n).shared_is_faithful for n in RAETSCH_NAMES) == 8
@@ -104,6 +129,7 @@ def test_unknown_name_is_a_value_error_listing_the_names(bad):
 
 # --------------------------------------------------------------------------- .mat parsing
 
+
 def test_mat_parsing_rebuilds_every_realisation(tmp_path):
     toy = {"heart": _toy(0), "banana": _toy(1, n=9, d=2, n_train=5, n_real=3)}
     _write_mat(tmp_path / "benchmarks.mat", toy)
@@ -117,11 +143,12 @@ def test_mat_parsing_rebuilds_every_realisation(tmp_path):
             assert y_tr.dtype.kind == "i" and X_tr.dtype == np.float64
 
 
-@pytest.mark.parametrize("compress", [False, True])   # True: MATLAB v7's compressed v5 file
+@pytest.mark.parametrize("compress", [False, True])  # True: MATLAB v7's compressed v5 file
 def test_mat_parsing_compressed_and_one_realisation(tmp_path, compress):
     x, t, train, test = _toy(2, n_real=1)
-    _write_mat(tmp_path / "benchmarks.mat", {"thyroid": (x, t, train, test)},
-               do_compression=compress)
+    _write_mat(
+        tmp_path / "benchmarks.mat", {"thyroid": (x, t, train, test)}, do_compression=compress
+    )
     X_tr, _y_tr, _X_te, y_te = load_raetsch("thyroid", 1, data_home=tmp_path)
     np.testing.assert_array_equal(X_tr, x[train[0]])
     np.testing.assert_array_equal(y_te, t[test[0]])
@@ -134,8 +161,13 @@ def test_mat_and_npz_layouts_agree(tmp_path):
     (tmp_path / "mat").mkdir()
     (tmp_path / "npz").mkdir()
     _write_mat(tmp_path / "mat" / "benchmarks.mat", {"german": (x, t, train, test)})
-    np.savez_compressed(tmp_path / "npz" / "german.npz", x=x, t=t.astype(np.int8),
-                        train=train.astype(np.int32), test=test.astype(np.int32))
+    np.savez_compressed(
+        tmp_path / "npz" / "german.npz",
+        x=x,
+        t=t.astype(np.int8),
+        train=train.astype(np.int32),
+        test=test.astype(np.int32),
+    )
     for r in range(1, 5):
         a = load_raetsch("german", r, data_home=tmp_path / "mat")
         b = load_raetsch("german", r, data_home=tmp_path / "npz")
@@ -145,9 +177,11 @@ def test_mat_and_npz_layouts_agree(tmp_path):
 
 def test_mat_with_zero_based_indices_is_rejected(tmp_path):
     x, t, train, test = _toy(4)
-    sio.savemat(tmp_path / "benchmarks.mat",
-                {"heart": {"x": x, "t": t.reshape(-1, 1), "train": train, "test": test}})
-    assert min(train.min(), test.min()) == 0   # a 0-based split uses index 0
+    sio.savemat(
+        tmp_path / "benchmarks.mat",
+        {"heart": {"x": x, "t": t.reshape(-1, 1), "train": train, "test": test}},
+    )
+    assert min(train.min(), test.min()) == 0  # a 0-based split uses index 0
     with pytest.raises(ValueError, match="1-based indices"):
         load_raetsch("heart", 1, data_home=tmp_path)
 
@@ -205,16 +239,18 @@ def test_a_rewritten_file_is_read_again(tmp_path):
 
 # ------------------------------------------------------------------- where the data come from
 
+
 def test_search_order_in_data_home(tmp_path):
     home = tmp_path
     (home / "reconstructed").mkdir()
-    np.savez(home / "reconstructed" / "thyroid.npz", x=np.eye(2), t=[1, -1],
-             train=[[0]], test=[[1]])
+    np.savez(
+        home / "reconstructed" / "thyroid.npz", x=np.eye(2), t=[1, -1], train=[[0]], test=[[1]]
+    )
     assert find_raetsch_source("thyroid", home) == home / "reconstructed" / "thyroid.npz"
     np.savez(home / "thyroid.npz", x=np.eye(2), t=[1, -1], train=[[1]], test=[[0]])
     assert find_raetsch_source("thyroid", home) == home / "thyroid.npz"
     _write_mat(home / "benchmarks.mat", {"thyroid": _toy(11)})
-    assert find_raetsch_source("thyroid", home) == home / "benchmarks.mat"   # canonical wins
+    assert find_raetsch_source("thyroid", home) == home / "benchmarks.mat"  # canonical wins
     assert find_raetsch_source("thyroid", home / "thyroid.npz") == home / "thyroid.npz"
     with pytest.raises(ValueError, match="holds 'thyroid', not name='heart'"):
         load_raetsch("heart", 1, data_home=home / "thyroid.npz")
@@ -237,6 +273,7 @@ def test_a_folder_without_the_data_set_names_the_setting(tmp_path, monkeypatch):
 
 # --------------------------------------------------------------------------- download (no network)
 
+
 @pytest.fixture
 def served(tmp_path):
     """A small benchmarks.mat 'on the server' (a file:// URL) and its sha256."""
@@ -253,7 +290,7 @@ def test_download_with_the_right_checksum_is_cached(tmp_path, served):
     path = fetch_benchmarks(cache, url=url, known_hash=sha, downloader=_copy_downloader(calls))
     assert path == cache / "benchmarks.mat" and _sha256(path) == sha
     fetch_benchmarks(cache, url=url, known_hash=f"sha256:{sha}", downloader=_copy_downloader(calls))
-    assert len(calls) == 1            # the second call used the cache
+    assert len(calls) == 1  # the second call used the cache
 
 
 def test_download_with_a_wrong_checksum_leaves_no_file(tmp_path, served):
@@ -294,30 +331,34 @@ def test_load_without_data_home_downloads_the_canonical_file(tmp_path, served, m
     monkeypatch.setattr(raetsch, "BENCHMARKS_URL", url)
     monkeypatch.setattr(raetsch, "BENCHMARKS_SHA256", sha)
     monkeypatch.setattr(pooch, "os_cache", lambda project: tmp_path / "oscache" / project)
-    monkeypatch.setattr(pooch.core, "choose_downloader",
-                        lambda url, progressbar=False: _copy_downloader(calls))
+    monkeypatch.setattr(
+        pooch.core, "choose_downloader", lambda url, progressbar=False: _copy_downloader(calls)
+    )
     _X_tr, _y_tr, X_te, _y_te = load_raetsch("heart", 3)
     np.testing.assert_array_equal(X_te, x[test[2]])
     assert (tmp_path / "oscache" / "cvbook" / "benchmarks.mat").is_file() and calls == [url]
     # the real constants: the pinned commit and the README's checksum
     monkeypatch.undo()
     assert raetsch.BENCHMARKS_SHA256 == (
-        "47c19e4bc4716edc4077cfa5ea61edf4d02af4ec51a0ecfe035626ae8b561c75")
+        "47c19e4bc4716edc4077cfa5ea61edf4d02af4ec51a0ecfe035626ae8b561c75"
+    )
     assert raetsch.BENCHMARKS_URL.endswith("/benchmarks.mat")
 
 
 def test_load_without_data_home_refuses_a_wrong_download(tmp_path, served, monkeypatch):
     url, _, _ = served
-    monkeypatch.setattr(raetsch, "BENCHMARKS_URL", url)   # the real checksum will not match
+    monkeypatch.setattr(raetsch, "BENCHMARKS_URL", url)  # the real checksum will not match
     monkeypatch.setattr(pooch, "os_cache", lambda project: tmp_path / "oscache" / project)
-    monkeypatch.setattr(pooch.core, "choose_downloader",
-                        lambda url, progressbar=False: _copy_downloader())
+    monkeypatch.setattr(
+        pooch.core, "choose_downloader", lambda url, progressbar=False: _copy_downloader()
+    )
     with pytest.raises(ValueError, match=raetsch.BENCHMARKS_SHA256):
         load_raetsch("heart", 1)
     assert list((tmp_path / "oscache" / "cvbook").iterdir()) == []
 
 
 # --------------------------------------------------------------------------- the shared copy
+
 
 @pytest.mark.parametrize("name", RAETSCH_NAMES)
 def test_shared_copy_matches_the_table(name, shared):
@@ -350,16 +391,20 @@ def test_shared_realisations_differ(shared):
 
 # --------------------------------------------------------------------------- offline, bad arguments
 
+
 def _offline(monkeypatch, tmp_path, error=None):
     """No data_home, no CVBOOK_DATA, an empty cache and a network that refuses."""
+
     def refuse(url, output_file, pooch_obj):
         raise error or ConnectionError("Failed to resolve 'github.com' (DNS)")
+
     monkeypatch.setattr(pooch, "os_cache", lambda project: tmp_path / "oscache" / project)
     monkeypatch.setattr(pooch.core, "choose_downloader", lambda url, progressbar=False: refuse)
 
 
-@pytest.mark.parametrize("error", [ConnectionError("DNS"), OSError("proxy refused"),
-                                   RuntimeError("HTTP 503")])
+@pytest.mark.parametrize(
+    "error", [ConnectionError("DNS"), OSError("proxy refused"), RuntimeError("HTTP 503")]
+)
 def test_offline_load_is_one_short_error_naming_the_settings(tmp_path, monkeypatch, error):
     _offline(monkeypatch, tmp_path, error)
     with pytest.raises(RaetschDataUnavailable) as info:
@@ -367,11 +412,19 @@ def test_offline_load_is_one_short_error_naming_the_settings(tmp_path, monkeypat
     err = info.value
     msg = str(err)
     assert isinstance(err, FileNotFoundError) and "\n" not in msg and len(msg) < 600
-    for needed in ("CVBOOK_DATA", "data_home", "benchmarks.mat", "<name>.npz",
-                   raetsch.BENCHMARKS_SHA256, raetsch.BENCHMARKS_GIT_BLOB,
-                   "doi:10.5281/zenodo.18110", "66aa4e7", type(error).__name__):
+    for needed in (
+        "CVBOOK_DATA",
+        "data_home",
+        "benchmarks.mat",
+        "<name>.npz",
+        raetsch.BENCHMARKS_SHA256,
+        raetsch.BENCHMARKS_GIT_BLOB,
+        "doi:10.5281/zenodo.18110",
+        "66aa4e7",
+        type(error).__name__,
+    ):
         assert needed in msg, needed
-    assert err.__cause__ is None and err.__suppress_context__   # no 300-line chained trace
+    assert err.__cause__ is None and err.__suppress_context__  # no 300-line chained trace
     assert not (tmp_path / "oscache" / "cvbook" / "benchmarks.mat").exists()
 
 
@@ -384,8 +437,13 @@ def test_the_download_address_is_the_recorded_blob_and_commit():
 def test_the_readme_cites_the_same_source_as_the_error():
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     data = readme.split("## Data", 1)[1].split("\n## ", 1)[0]
-    for needed in ("66aa4e7", raetsch.BENCHMARKS_GIT_BLOB, raetsch.BENCHMARKS_SHA256,
-                   raetsch.BENCHMARKS_DOI, "tdiethe/gunnar_raetsch_benchmark_datasets"):
+    for needed in (
+        "66aa4e7",
+        raetsch.BENCHMARKS_GIT_BLOB,
+        raetsch.BENCHMARKS_SHA256,
+        raetsch.BENCHMARKS_DOI,
+        "tdiethe/gunnar_raetsch_benchmark_datasets",
+    ):
         assert needed in data, needed
 
 
@@ -393,12 +451,13 @@ def test_the_readme_cites_the_same_source_as_the_error():
 def test_data_home_of_the_wrong_type_is_named(bad):
     with pytest.raises(TypeError, match="data_home must be a folder or file path"):
         load_raetsch("heart", 1, data_home=bad)
-    with pytest.raises(ValueError, match="data_home must be"):   # also a ValueError
+    with pytest.raises(ValueError, match="data_home must be"):  # also a ValueError
         find_raetsch_source("heart", bad)
 
 
-@pytest.mark.parametrize("arg, bad", [("cache_dir", 3), ("url", 5), ("known_hash", b"ab"),
-                                      ("downloader", "curl")])
+@pytest.mark.parametrize(
+    "arg, bad", [("cache_dir", 3), ("url", 5), ("known_hash", b"ab"), ("downloader", "curl")]
+)
 def test_fetch_arguments_of_the_wrong_type_are_named(arg, bad):
     with pytest.raises(TypeError, match=rf"^{arg} must be"):
         fetch_benchmarks(**{arg: bad})
@@ -410,7 +469,7 @@ def test_raetsch_missing_and_requires_raetsch(tmp_path, monkeypatch):
     assert "holds no data for 'banana'" in raetsch_missing(nowhere)
     assert "neither data_home nor CVBOOK_DATA is set" in raetsch_missing()
     _write_mat(tmp_path / "benchmarks.mat", {"heart": _toy(14)})
-    assert raetsch_missing(tmp_path) is None          # one file serves every name
+    assert raetsch_missing(tmp_path) is None  # one file serves every name
     assert requires_raetsch(tmp_path) == tmp_path
     monkeypatch.setenv("CI", "false")
     with pytest.raises(pytest.skip.Exception, match="Rätsch benchmarks not found"):

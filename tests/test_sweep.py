@@ -31,8 +31,7 @@ from cvbook.sweep import (
 )
 
 TINY = Table1Grid(C_values=(1.0,), gamma_factors=(1.0,), k_values=(5, 10), n_splits=2)
-SMALL = Table1Grid(C_values=(1.0, 10.0), gamma_factors=(0.1, 1.0), k_values=(3, 5, 10),
-                   n_splits=3)
+SMALL = Table1Grid(C_values=(1.0, 10.0), gamma_factors=(0.1, 1.0), k_values=(3, 5, 10), n_splits=3)
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("CVBOOK_SHARED_RAETSCH", ROOT.parent / "shared" / "data" / "raetsch"))
 
@@ -85,8 +84,15 @@ def test_sweep_resumes_and_loses_only_work_in_flight(tmp_path, raetsch_home, mon
 
     monkeypatch.setattr(driver, "run_one", flaky)
     with pytest.raises(KeyboardInterrupt):
-        run_sweep(tmp_path, ["titanic"], [1, 2], grid=TINY, n_jobs=1, data_home=raetsch_dir,
-                  progress=False)
+        run_sweep(
+            tmp_path,
+            ["titanic"],
+            [1, 2],
+            grid=TINY,
+            n_jobs=1,
+            data_home=raetsch_dir,
+            progress=False,
+        )
     files = sorted(p.name for p in (tmp_path / "runs").iterdir())
     assert files == ["titanic_r01.json"]  # finished run kept, nothing half-written
     assert not (tmp_path / "provenance.json").exists()
@@ -94,8 +100,9 @@ def test_sweep_resumes_and_loses_only_work_in_flight(tmp_path, raetsch_home, mon
     monkeypatch.setattr(driver, "run_one", real)
     calls.clear()
     monkeypatch.setattr(driver, "run_one", lambda *a, **k: calls.append(a[:2]) or real(*a, **k))
-    rows = run_sweep(tmp_path, ["titanic"], [1, 2], grid=TINY, n_jobs=1, data_home=raetsch_dir,
-                     progress=False)
+    rows = run_sweep(
+        tmp_path, ["titanic"], [1, 2], grid=TINY, n_jobs=1, data_home=raetsch_dir, progress=False
+    )
     assert calls == [("titanic", 2)]  # the finished run was skipped
     assert rows[0]["n_realisations"] == 2
     prov = json.loads((tmp_path / "provenance.json").read_text())
@@ -103,21 +110,41 @@ def test_sweep_resumes_and_loses_only_work_in_flight(tmp_path, raetsch_home, mon
     assert (tmp_path / "table1.csv").read_text().startswith("dataset,n_realisations,splits,k_star")
 
     with pytest.raises(ValueError, match="grid differs"):
-        run_sweep(tmp_path, ["titanic"], [3], grid=sweep.TABLE1_GRID, n_jobs=1,
-                  data_home=raetsch_dir, progress=False)
+        run_sweep(
+            tmp_path,
+            ["titanic"],
+            [3],
+            grid=sweep.TABLE1_GRID,
+            n_jobs=1,
+            data_home=raetsch_dir,
+            progress=False,
+        )
 
 
 def test_summarise_percent_and_sample_std():
-    runs = [{"dataset": "x", "splits": "raetsch", "k_star": k, "L_EE": e, "test_err_F": e,
-             "L_EE_k5": e, "test_err_k5": e, "L_EE_k10": e, "test_err_k10": e}
-            for k, e in ((3, 0.1), (5, 0.3))]
+    runs = [
+        {
+            "dataset": "x",
+            "splits": "raetsch",
+            "k_star": k,
+            "L_EE": e,
+            "test_err_F": e,
+            "L_EE_k5": e,
+            "test_err_k5": e,
+            "L_EE_k10": e,
+            "test_err_k10": e,
+        }
+        for k, e in ((3, 0.1), (5, 0.3))
+    ]
     row = summarise(runs)[0]
     assert row["k_star_mean"] == 4 and row["k_star_std"] == pytest.approx(np.sqrt(2), abs=1e-4)
     assert row["L_EE_mean"] == pytest.approx(20.0) and row["test_err_k10_std"] == pytest.approx(
-        np.std([10, 30], ddof=1), abs=1e-4)
+        np.std([10, 30], ddof=1), abs=1e-4
+    )
 
 
 # ------------------------------------------------------------------ the record of one fit
+
 
 def test_record_holds_what_the_chapter_needs_and_it_is_consistent():
     rec = run_generated("ringnorm", seed=5, grid=SMALL, n_train=90, n_test=300)
@@ -129,8 +156,9 @@ def test_record_holds_what_the_chapter_needs_and_it_is_consistent():
         # the stored EE counts give back the stored bound, at delta and only at delta
         k = rec[f"k{label}" if label else "k_star"]
         assert rec[f"n_ee{label}"] == 90 // k and len(rec[f"ee_errors{label}"]) == 3
-        assert bound_at_level(rec, label, SMALL.delta) == pytest.approx(rec[f"L_EE{label}"],
-                                                                       abs=1e-12)
+        assert bound_at_level(rec, label, SMALL.delta) == pytest.approx(
+            rec[f"L_EE{label}"], abs=1e-12
+        )
         assert bound_at_level(rec, label, SMALL.delta / 10) > rec[f"L_EE{label}"]
     assert rec["L_MS"] <= min(rec["L_MS_k5"], rec["L_MS_k10"])
     assert 0.5 < rec["var_ratio_no_ee"][0] <= rec["var_ratio_no_ee"][1] < 2
@@ -148,41 +176,53 @@ def test_refitting_the_selected_rows_alone_gives_the_fits_counts():
 
 @pytest.mark.parametrize("name", ["twonorm", "ringnorm"])
 def test_generated_runs_need_no_data_and_repeat_exactly(name, monkeypatch, tmp_path):
-    monkeypatch.setenv("CVBOOK_DATA", str(tmp_path / "nowhere"))   # must not be looked at
+    monkeypatch.setenv("CVBOOK_DATA", str(tmp_path / "nowhere"))  # must not be looked at
     a = run_generated(name, seed=11, grid=TINY, n_train=60, n_test=200)
     b = run_generated(name, seed=11, grid=TINY, n_train=60, n_test=200, n_jobs=2)
     c = run_generated(name, seed=12, grid=TINY, n_train=60, n_test=200)
-    assert a == b                      # same seed, any n_jobs: the same record
+    assert a == b  # same seed, any n_jobs: the same record
     assert (a["test_err_F"], a["L_EE"]) != (c["test_err_F"], c["L_EE"])
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"name": "banana"}, "name must be 'twonorm' or 'ringnorm'"),
-    ({"seed": -1}, "seed must be >= 0"),
-    ({"seed": 1.5}, "seed must be an integer"),
-    ({"grid": {"C_values": (1,)}}, "grid must be a Table1Grid"),
-    ({"n_train": 10}, "n_train must be >= 20"),
-    ({"n_test": 0}, "n_test must be >= 1"),
-    ({"n_jobs": 0}, "n_jobs must be a nonzero integer"),
-    ({"n_jobs": "2"}, "n_jobs must be an integer"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"name": "banana"}, "name must be 'twonorm' or 'ringnorm'"),
+        ({"seed": -1}, "seed must be >= 0"),
+        ({"seed": 1.5}, "seed must be an integer"),
+        ({"grid": {"C_values": (1,)}}, "grid must be a Table1Grid"),
+        ({"n_train": 10}, "n_train must be >= 20"),
+        ({"n_test": 0}, "n_test must be >= 1"),
+        ({"n_jobs": 0}, "n_jobs must be a nonzero integer"),
+        ({"n_jobs": "2"}, "n_jobs must be an integer"),
+    ],
+)
 def test_bad_arguments_are_named(kwargs, match):
     args = {"name": "twonorm", "seed": 1, "grid": TINY, "n_train": 60, "n_test": 50, **kwargs}
     with pytest.raises(ValueError, match=match):
         run_generated(**args)
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"names": "titanic"}, "names must be a list of banana"),
-    ({"names": ["titanik"]}, "names must be a list of banana"),
-    ({"realisations": [0]}, "realisations must be >= 1"),
-    ({"realisations": "12"}, "realisations must be a list of integers"),
-    ({"out": 3}, "out must be a folder path"),
-    ({"grid": "tiny"}, "grid must be a Table1Grid"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"names": "titanic"}, "names must be a list of banana"),
+        ({"names": ["titanik"]}, "names must be a list of banana"),
+        ({"realisations": [0]}, "realisations must be >= 1"),
+        ({"realisations": "12"}, "realisations must be a list of integers"),
+        ({"out": 3}, "out must be a folder path"),
+        ({"grid": "tiny"}, "grid must be a Table1Grid"),
+    ],
+)
 def test_sweep_arguments_are_named(tmp_path, kwargs, match):
-    args = {"out": tmp_path, "names": ["titanic"], "realisations": [1], "grid": TINY,
-            "progress": False, **kwargs}
+    args = {
+        "out": tmp_path,
+        "names": ["titanic"],
+        "realisations": [1],
+        "grid": TINY,
+        "progress": False,
+        **kwargs,
+    }
     with pytest.raises(ValueError, match=match):
         run_sweep(**args)
 
@@ -204,23 +244,23 @@ def test_enrich_adds_fields_checks_bounds_and_resumes(tmp_path, monkeypatch):
     (tmp_path / "runs").mkdir()
     path = tmp_path / "runs" / "heart_r01.json"
     path.write_text(json.dumps(old))
-    monkeypatch.setattr(driver, "load_raetsch", lambda *a, **k: (X[:100], y[:100], X[100:],
-                                                                  y[100:]))
+    monkeypatch.setattr(
+        driver, "load_raetsch", lambda *a, **k: (X[:100], y[:100], X[100:], y[100:])
+    )
     assert enrich_runs(tmp_path, progress=False) == 1
     rec = json.loads(path.read_text())
-    assert {key: rec[key] for key in old} == old            # every old value kept
+    assert {key: rec[key] for key in old} == old  # every old value kept
     assert {key: rec[key] for key in added} == {key: full[key] for key in added}
-    assert enrich_runs(tmp_path, progress=False) == 0        # nothing left: resumes
+    assert enrich_runs(tmp_path, progress=False) == 0  # nothing left: resumes
     path.write_text(json.dumps({**old, "L_EE_k5": old["L_EE_k5"] + 1e-6}))
     with pytest.raises(ValueError, match=r"give L_EE_k5 = .*the record"):
         enrich_runs(tmp_path, progress=False)
-    assert "ee_errors" not in json.loads(path.read_text())   # nothing written
+    assert "ee_errors" not in json.loads(path.read_text())  # nothing written
 
 
 def test_comparisons_with_the_paper_and_paired_differences(tmp_path):
     paper = read_paper_table(ROOT / "results" / "table1" / "paper_table1.csv")
-    runs = [{"dataset": "image", "test_err_F": e, "L_EE": e + 0.04}
-            for e in (0.026, 0.028, 0.030)]
+    runs = [{"dataset": "image", "test_err_F": e, "L_EE": e + 0.04} for e in (0.026, 0.028, 0.030)]
     cmp = compare_with_paper(runs, paper, ["test_err_F", "L_EE"])["image"]["test_err_F"]
     assert cmp["paper"] == 2.7 and cmp["ours"] == pytest.approx(2.8)
     assert cmp["se"] == pytest.approx(np.sqrt((0.2**2 + 0.3**2) / 3))
@@ -234,8 +274,13 @@ def test_comparisons_with_the_paper_and_paired_differences(tmp_path):
 
 def test_both_command_lines_answer():
     for module in ("cvbook.runs.table1", "cvbook.sweep"):
-        out = subprocess.run([sys.executable, "-m", module, "--help"], capture_output=True,
-                             text=True, cwd=ROOT, check=True).stdout
+        out = subprocess.run(
+            [sys.executable, "-m", module, "--help"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            check=True,
+        ).stdout
         assert "--enrich" in out and "--data-home" in out, module
     assert sweep.run_sweep is run_sweep and sweep.load_runs is driver.load_runs
 
@@ -250,5 +295,4 @@ def test_committed_records_hold_the_fields_the_chapter_reads():
         for label in ("", "_k5", "_k10"):
             f = r[f"gamma_factor{label}"]
             assert min(abs(f - c) / c for c in g.gamma_factors) < 1e-9
-            assert bound_at_level(r, label, g.delta) == pytest.approx(r[f"L_EE{label}"],
-                                                                      abs=1e-12)
+            assert bound_at_level(r, label, g.delta) == pytest.approx(r[f"L_EE{label}"], abs=1e-12)

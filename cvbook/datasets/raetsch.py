@@ -68,9 +68,11 @@ BENCHMARKS_GIT_BLOB = "4b54cae3f99419fba1f27f98f7235a799d6580ce"
 #: The canonical citation of the file (Diethe 2015, the repository behind it).
 BENCHMARKS_DOI = "10.5281/zenodo.18110"
 #: Where :data:`BENCHMARKS_URL` points, in words (the README's Data section says the same).
-BENCHMARKS_SOURCE = ("benchmarks.mat at commit 66aa4e7 of "
-                     "github.com/tdiethe/gunnar_raetsch_benchmark_datasets "
-                     f"(doi:{BENCHMARKS_DOI})")
+BENCHMARKS_SOURCE = (
+    "benchmarks.mat at commit 66aa4e7 of "
+    "github.com/tdiethe/gunnar_raetsch_benchmark_datasets "
+    f"(doi:{BENCHMARKS_DOI})"
+)
 #: Environment variable that plays the role of ``data_home``.
 DATA_ENV = "CVBOOK_DATA"
 _NPZ_SUBFOLDERS = ("", "partial_first10", "reconstructed")
@@ -83,10 +85,12 @@ class RaetschDataUnavailable(FileNotFoundError):
 
 
 def _unavailable_message(cause: str) -> str:
-    return (f"the Rätsch benchmarks are not on this machine and cannot be downloaded "
-            f"({cause}). Pass data_home=<folder> or set the environment variable {DATA_ENV} "
-            f"to a folder holding benchmarks.mat (sha256 {BENCHMARKS_SHA256}, git blob "
-            f"{BENCHMARKS_GIT_BLOB}; {BENCHMARKS_SOURCE}) or <name>.npz files")
+    return (
+        f"the Rätsch benchmarks are not on this machine and cannot be downloaded "
+        f"({cause}). Pass data_home=<folder> or set the environment variable {DATA_ENV} "
+        f"to a folder holding benchmarks.mat (sha256 {BENCHMARKS_SHA256}, git blob "
+        f"{BENCHMARKS_GIT_BLOB}; {BENCHMARKS_SOURCE}) or <name>.npz files"
+    )
 
 
 def _check_path_arg(value: Any, name: str) -> Path | None:
@@ -94,8 +98,8 @@ def _check_path_arg(value: Any, name: str) -> Path | None:
         return None
     if not isinstance(value, (str, os.PathLike)) or (isinstance(value, str) and not value):
         raise ArgumentTypeError(
-            f"{name} must be a folder or file path (str or os.PathLike) or None, "
-            f"got {value!r}")
+            f"{name} must be a folder or file path (str or os.PathLike) or None, got {value!r}"
+        )
     return Path(value).expanduser()
 
 
@@ -146,29 +150,31 @@ def _info(name, n_unique, n_train, n_test, d, n_real, folder, splits) -> Raetsch
 
 
 #: Every benchmark, from the reference table of the shared data's README.
-RAETSCH_DATASETS: dict[str, RaetschInfo] = {i.name: i for i in (
-    _info("banana", 5300, 400, 4900, 2, 100, "partial_first10", "raetsch"),
-    _info("breast_cancer", 263, 200, 77, 9, 100, "partial_first10", "raetsch"),
-    _info("diabetis", 768, 468, 300, 8, 100, "reconstructed", "raetsch_unnumbered"),
-    _info("flare_solar", 144, 666, 400, 9, 100, "reconstructed", "generated"),
-    _info("german", 1000, 700, 300, 20, 100, "partial_first10", "raetsch"),
-    _info("heart", 270, 170, 100, 13, 100, "partial_first10", "raetsch"),
-    _info("image", 2086, 1300, 1010, 18, 20, "partial_first10", "raetsch"),
-    _info("ringnorm", 7400, 400, 7000, 20, 100, "partial_first10", "raetsch"),
-    _info("splice", 2991, 1000, 2175, 60, 20, "reconstructed", "generated"),
-    _info("thyroid", 215, 140, 75, 5, 100, "reconstructed", "raetsch_unnumbered"),
-    _info("titanic", 24, 150, 2051, 3, 100, "partial_first10", "raetsch"),
-    _info("twonorm", 7400, 400, 7000, 20, 100, "reconstructed", "mixed"),
-    _info("waveform", 5000, 400, 4600, 21, 100, "partial_first10", "raetsch"),
-)}
+RAETSCH_DATASETS: dict[str, RaetschInfo] = {
+    i.name: i
+    for i in (
+        _info("banana", 5300, 400, 4900, 2, 100, "partial_first10", "raetsch"),
+        _info("breast_cancer", 263, 200, 77, 9, 100, "partial_first10", "raetsch"),
+        _info("diabetis", 768, 468, 300, 8, 100, "reconstructed", "raetsch_unnumbered"),
+        _info("flare_solar", 144, 666, 400, 9, 100, "reconstructed", "generated"),
+        _info("german", 1000, 700, 300, 20, 100, "partial_first10", "raetsch"),
+        _info("heart", 270, 170, 100, 13, 100, "partial_first10", "raetsch"),
+        _info("image", 2086, 1300, 1010, 18, 20, "partial_first10", "raetsch"),
+        _info("ringnorm", 7400, 400, 7000, 20, 100, "partial_first10", "raetsch"),
+        _info("splice", 2991, 1000, 2175, 60, 20, "reconstructed", "generated"),
+        _info("thyroid", 215, 140, 75, 5, 100, "reconstructed", "raetsch_unnumbered"),
+        _info("titanic", 24, 150, 2051, 3, 100, "partial_first10", "raetsch"),
+        _info("twonorm", 7400, 400, 7000, 20, 100, "reconstructed", "mixed"),
+        _info("waveform", 5000, 400, 4600, 21, 100, "partial_first10", "raetsch"),
+    )
+}
 #: The 13 names, in alphabetical order.
 RAETSCH_NAMES: tuple[str, ...] = tuple(RAETSCH_DATASETS)
 
 
 def _check_name(name) -> str:
     if not isinstance(name, str) or name not in RAETSCH_DATASETS:
-        raise ValueError(
-            f"name must be one of {', '.join(RAETSCH_NAMES)}; got {name!r}")
+        raise ValueError(f"name must be one of {', '.join(RAETSCH_NAMES)}; got {name!r}")
     return name
 
 
@@ -195,9 +201,13 @@ def raetsch_info(name: str) -> RaetschInfo:
     return RAETSCH_DATASETS[_check_name(name)]
 
 
-def fetch_benchmarks(cache_dir: PathLike | None = None, *, url: str | None = None,
-                     known_hash: str | None = None,
-                     downloader: Callable | None = None) -> Path:
+def fetch_benchmarks(
+    cache_dir: PathLike | None = None,
+    *,
+    url: str | None = None,
+    known_hash: str | None = None,
+    downloader: Callable | None = None,
+) -> Path:
     """Download the canonical ``benchmarks.mat`` once and return its path.
 
     The file is checked against :data:`BENCHMARKS_SHA256`. A file whose checksum
@@ -251,12 +261,19 @@ def fetch_benchmarks(cache_dir: PathLike | None = None, *, url: str | None = Non
     url = BENCHMARKS_URL if url is None else url
     sha = BENCHMARKS_SHA256 if known_hash is None else known_hash.removeprefix("sha256:")
     try:
-        path = pooch.retrieve(url, known_hash=f"sha256:{sha}", fname="benchmarks.mat",
-                              path=cache_dir, downloader=downloader, progressbar=False)
+        path = pooch.retrieve(
+            url,
+            known_hash=f"sha256:{sha}",
+            fname="benchmarks.mat",
+            path=cache_dir,
+            downloader=downloader,
+            progressbar=False,
+        )
     except ValueError as err:
         raise ValueError(
             f"the downloaded file benchmarks.mat (from {url}) does not have the expected "
-            f"sha256 checksum {sha}; it was deleted and not used ({err})") from err
+            f"sha256 checksum {sha}; it was deleted and not used ({err})"
+        ) from err
     except Exception as err:  # no network, DNS, proxy, HTTP error, read-only cache...
         cause = f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"
         raise RaetschDataUnavailable(_unavailable_message(cause[:100])) from None
@@ -313,14 +330,15 @@ def find_raetsch_source(name: str, data_home: PathLike | None = None) -> Path | 
         setting = f"data_home={str(data_home)!r}"
     if home.is_file() and home.suffix in (".mat", ".npz"):
         return home
-    candidates = [home / "benchmarks.mat"] + [home / sub / f"{name}.npz"
-                                               for sub in _NPZ_SUBFOLDERS]
+    candidates = [home / "benchmarks.mat"] + [home / sub / f"{name}.npz" for sub in _NPZ_SUBFOLDERS]
     for path in candidates:
         if path.is_file():
             return path
     raise FileNotFoundError(
         f"{setting} holds no data for {name!r}: none of "
-        + ", ".join(str(p) for p in candidates) + " exists")
+        + ", ".join(str(p) for p in candidates)
+        + " exists"
+    )
 
 
 @functools.lru_cache(maxsize=16)
@@ -336,8 +354,10 @@ def _read_mat(path: str, name: str, _stamp: tuple) -> dict[str, np.ndarray]:
     fields = struct.dtype.names or ()
     missing = {"x", "t", "train", "test"} - set(fields)
     if missing:
-        raise ValueError(f"struct {name!r} in {path} lacks the field(s) {sorted(missing)}; "
-                         "expected x, t, train, test (Cawley & Talbot format)")
+        raise ValueError(
+            f"struct {name!r} in {path} lacks the field(s) {sorted(missing)}; "
+            "expected x, t, train, test (Cawley & Talbot format)"
+        )
     record = struct[0, 0] if struct.ndim == 2 else struct.item()
     x = np.atleast_2d(np.asarray(record["x"], dtype=float))
     t = np.asarray(record["t"]).ravel()
@@ -345,10 +365,10 @@ def _read_mat(path: str, name: str, _stamp: tuple) -> dict[str, np.ndarray]:
     test = np.atleast_2d(np.asarray(record["test"]))
     for label, idx in (("train", train), ("test", test)):
         if np.any(idx != np.round(idx)) or idx.min() < 1 or idx.max() > len(x):
-            raise ValueError(f"{name}.{label} in {path} must hold 1-based indices "
-                             f"into the {len(x)} patterns")
-    return {"x": x, "t": t, "train": train.astype(np.int64) - 1,
-            "test": test.astype(np.int64) - 1}
+            raise ValueError(
+                f"{name}.{label} in {path} must hold 1-based indices into the {len(x)} patterns"
+            )
+    return {"x": x, "t": t, "train": train.astype(np.int64) - 1, "test": test.astype(np.int64) - 1}
 
 
 @functools.lru_cache(maxsize=16)
@@ -356,12 +376,16 @@ def _read_npz(path: str, _stamp: tuple) -> dict[str, np.ndarray]:
     with np.load(path, allow_pickle=False) as data:
         missing = {"x", "t", "train", "test"} - set(data.files)
         if missing:
-            raise ValueError(f"{path} lacks the array(s) {sorted(missing)}; "
-                             "expected x, t, train, test (0-based indices)")
-        return {"x": np.asarray(data["x"], dtype=float),
-                "t": np.asarray(data["t"]).ravel(),
-                "train": np.asarray(data["train"], dtype=np.int64),
-                "test": np.asarray(data["test"], dtype=np.int64)}
+            raise ValueError(
+                f"{path} lacks the array(s) {sorted(missing)}; "
+                "expected x, t, train, test (0-based indices)"
+            )
+        return {
+            "x": np.asarray(data["x"], dtype=float),
+            "t": np.asarray(data["t"]).ravel(),
+            "train": np.asarray(data["train"], dtype=np.int64),
+            "test": np.asarray(data["test"], dtype=np.int64),
+        }
 
 
 def _stamp(path: Path) -> tuple:
@@ -369,8 +393,9 @@ def _stamp(path: Path) -> tuple:
     return (stat.st_size, stat.st_mtime_ns)
 
 
-def load_raetsch(name: str, realisation: int, data_home: PathLike | None = None
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def load_raetsch(
+    name: str, realisation: int, data_home: PathLike | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One realisation of one of Rätsch's benchmarks.
 
     Parameters
@@ -433,15 +458,18 @@ def load_raetsch(name: str, realisation: int, data_home: PathLike | None = None
         path = fetch_benchmarks()
     if path.suffix == ".npz":
         if path.stem != name:
-            raise ValueError(f"data_home points at {path}, which holds {path.stem!r}, "
-                             f"not name={name!r}")
+            raise ValueError(
+                f"data_home points at {path}, which holds {path.stem!r}, not name={name!r}"
+            )
         data = _read_npz(str(path), _stamp(path))
     else:
         data = _read_mat(str(path), name, _stamp(path))
     n_real = data["train"].shape[0]
     if not 1 <= realisation <= n_real:
-        raise ValueError(f"realisation must be an integer in 1..{n_real} for {name!r} "
-                         f"in {path}; got {realisation}")
+        raise ValueError(
+            f"realisation must be an integer in 1..{n_real} for {name!r} "
+            f"in {path}; got {realisation}"
+        )
     labels = set(np.unique(data["t"]).tolist())
     if not labels <= {-1, 1}:
         raise ValueError(f"labels t of {name!r} in {path} must be -1/+1, got {sorted(labels)}")
@@ -484,8 +512,10 @@ def raetsch_missing(data_home: PathLike | None = None) -> str | None:
     cached = Path(pooch.os_cache("cvbook")) / "benchmarks.mat"
     if cached.is_file():
         return None
-    return (f"neither data_home nor {DATA_ENV} is set, and no downloaded benchmarks.mat "
-            f"is cached at {cached}")
+    return (
+        f"neither data_home nor {DATA_ENV} is set, and no downloaded benchmarks.mat "
+        f"is cached at {cached}"
+    )
 
 
 def requires_raetsch(data_home: PathLike | None = None) -> Path | None:

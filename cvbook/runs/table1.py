@@ -59,8 +59,9 @@ def _write(path: Path, record: dict[str, Any]) -> None:
     atomic_write_text(path, json.dumps(record, indent=1) + "\n")
 
 
-def _run_and_write(out: Path, name: str, realisation: int, grid: Table1Grid,
-                   data_home, commit: str | None) -> dict[str, Any]:
+def _run_and_write(
+    out: Path, name: str, realisation: int, grid: Table1Grid, data_home, commit: str | None
+) -> dict[str, Any]:
     record = run_one(name, realisation, grid, data_home, n_jobs=1)
     record["grid"] = grid.to_dict()
     record["commit"] = commit
@@ -83,8 +84,7 @@ def load_runs(out: str | os.PathLike) -> list[dict[str, Any]]:
     >>> load_runs(tempfile.mkdtemp())
     []
     """
-    runs = [json.loads(p.read_text())
-            for p in sorted((_check_out(out) / "runs").glob("*.json"))]
+    runs = [json.loads(p.read_text()) for p in sorted((_check_out(out) / "runs").glob("*.json"))]
     return sorted(runs, key=lambda r: (r["dataset"], r["realisation"]))
 
 
@@ -102,11 +102,15 @@ def _check_todo(names: Any, realisations: Any) -> tuple[list[str], list[int]]:
     return list(names), [check_int(r, "realisations", minimum=1) for r in realisations]
 
 
-def run_sweep(out: str | os.PathLike, names: Sequence[str] = RAETSCH_NAMES,
-              realisations: Sequence[int] = tuple(range(1, 11)),
-              grid: Table1Grid = TABLE1_GRID, n_jobs: int | None = 2,
-              data_home: str | os.PathLike | None = None, progress: bool = True
-              ) -> list[dict[str, Any]]:
+def run_sweep(
+    out: str | os.PathLike,
+    names: Sequence[str] = RAETSCH_NAMES,
+    realisations: Sequence[int] = tuple(range(1, 11)),
+    grid: Table1Grid = TABLE1_GRID,
+    n_jobs: int | None = 2,
+    data_home: str | os.PathLike | None = None,
+    progress: bool = True,
+) -> list[dict[str, Any]]:
     """Run (or resume) the sweep and write ``runs/``, ``table1.csv``, ``provenance.json``.
 
     Parameters
@@ -136,11 +140,12 @@ def run_sweep(out: str | os.PathLike, names: Sequence[str] = RAETSCH_NAMES,
     (out / "runs").mkdir(parents=True, exist_ok=True)
     for r in load_runs(out):
         if Table1Grid.from_dict(r["grid"]) != grid:
-            raise ValueError(f"grid differs from the one of the finished runs in {out}; "
-                             "use another out folder")
+            raise ValueError(
+                f"grid differs from the one of the finished runs in {out}; use another out folder"
+            )
     todo = [(n, r) for n in names for r in realisations if not _run_path(out, n, r).exists()]
     # Biggest first, so the last tasks are short and both cores stay busy.
-    todo.sort(key=lambda t: -raetsch_info(t[0]).n_train ** 2 * (1 + raetsch_info(t[0]).d / 20))
+    todo.sort(key=lambda t: -(raetsch_info(t[0]).n_train ** 2) * (1 + raetsch_info(t[0]).d / 20))
     t0 = time.time()
     started = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     commit = git_commit()  # the code that runs is the code at the start
@@ -148,8 +153,12 @@ def run_sweep(out: str | os.PathLike, names: Sequence[str] = RAETSCH_NAMES,
         commit += "+dirty"
     tasks = (delayed(_run_and_write)(out, n, r, grid, data_home, commit) for n, r in todo)
     peak = 0.0
-    for rec in tqdm(Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks),
-                    total=len(todo), desc="Table 1", disable=not progress):
+    for rec in tqdm(
+        Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks),
+        total=len(todo),
+        desc="Table 1",
+        disable=not progress,
+    ):
         peak = max(peak, rec["peak_rss_mb"])
     wall = time.time() - t0
 
@@ -159,38 +168,66 @@ def run_sweep(out: str | os.PathLike, names: Sequence[str] = RAETSCH_NAMES,
         atomic_write_text(out / "table1.csv", _csv(rows))
     prov_path = out / "provenance.json"
     prov = json.loads(prov_path.read_text()) if prov_path.exists() else {"sessions": []}
-    prov["sessions"].append({
-        "started": started, "wall_s": round(wall, 1), "n_runs": len(todo),
-        "n_jobs": n_jobs, "cpu_count": os.cpu_count(),
-        "peak_rss_mb_per_worker": peak,
-        "peak_rss_mb_main": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-        "commit": commit, "versions": package_versions(), "machine": platform.machine(),
-    })
+    prov["sessions"].append(
+        {
+            "started": started,
+            "wall_s": round(wall, 1),
+            "n_runs": len(todo),
+            "n_jobs": n_jobs,
+            "cpu_count": os.cpu_count(),
+            "peak_rss_mb_per_worker": peak,
+            "peak_rss_mb_main": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+            "commit": commit,
+            "versions": package_versions(),
+            "machine": platform.machine(),
+        }
+    )
     expected = len(RAETSCH_NAMES) * 10
-    prov.update({
-        "description": "Anguita et al. (2012) Table 1 reproduced with cvbook.ckcv.CompleteKCV",
-        "grid": grid.to_dict(),
-        "gamma": "gamma_factors times 1 / (d * var(X_train)) of each realisation's training pool",
-        "data": "shared Rätsch copy: partial_first10 (faithful) and reconstructed (5 sets)",
-        "n_runs_finished": len(runs), "n_runs_expected": expected,
-        "partial": len(runs) < expected,
-        "sum_run_wall_s": round(sum(r["wall_s"] for r in runs), 1),
-        "sum_run_cpu_s": round(sum(r.get("cpu_s", 0.0) for r in runs), 1),
-        "total_session_wall_s": round(sum(s["wall_s"] for s in prov["sessions"]), 1),
-        "command": COMMAND,
-    })
+    prov.update(
+        {
+            "description": "Anguita et al. (2012) Table 1 reproduced with cvbook.ckcv.CompleteKCV",
+            "grid": grid.to_dict(),
+            "gamma": (
+                "gamma_factors times 1 / (d * var(X_train)) of each realisation's training pool"
+            ),
+            "data": "shared Rätsch copy: partial_first10 (faithful) and reconstructed (5 sets)",
+            "n_runs_finished": len(runs),
+            "n_runs_expected": expected,
+            "partial": len(runs) < expected,
+            "sum_run_wall_s": round(sum(r["wall_s"] for r in runs), 1),
+            "sum_run_cpu_s": round(sum(r.get("cpu_s", 0.0) for r in runs), 1),
+            "total_session_wall_s": round(sum(s["wall_s"] for s in prov["sessions"]), 1),
+            "command": COMMAND,
+        }
+    )
     atomic_write_text(prov_path, json.dumps(prov, indent=1) + "\n")
     return rows
 
 
 #: Keys that :func:`enrich_runs` adds; a record with all of them is left alone.
-_ADDED = ("n_pos_train", "n_pos_test", "x_var", "gamma_factor", "gamma_factor_k5",
-          "gamma_factor_k10", "var_ratio_no_ee", "n_ee", "ee_errors", "n_ee_k5", "ee_errors_k5",
-          "n_ee_k10", "ee_errors_k10")
+_ADDED = (
+    "n_pos_train",
+    "n_pos_test",
+    "x_var",
+    "gamma_factor",
+    "gamma_factor_k5",
+    "gamma_factor_k10",
+    "var_ratio_no_ee",
+    "n_ee",
+    "ee_errors",
+    "n_ee_k5",
+    "ee_errors_k5",
+    "n_ee_k10",
+    "ee_errors_k10",
+)
 
 
-def enrich_runs(out: str | os.PathLike, data_home: str | os.PathLike | None = None,
-                names: Sequence[str] | None = None, progress: bool = True) -> int:
+def enrich_runs(
+    out: str | os.PathLike,
+    data_home: str | os.PathLike | None = None,
+    names: Sequence[str] | None = None,
+    progress: bool = True,
+) -> int:
     """Add to finished runs the fields the current code records (a one-off migration).
 
     For each record missing them: the class counts, the scale of gamma
@@ -222,8 +259,11 @@ def enrich_runs(out: str | os.PathLike, data_home: str | os.PathLike | None = No
         If the refit counts do not reproduce a recorded bound.
     """
     out = _check_out(out)
-    runs = [r for r in load_runs(out) if (names is None or r["dataset"] in names)
-            and not set(_ADDED) <= set(r)]
+    runs = [
+        r
+        for r in load_runs(out)
+        if (names is None or r["dataset"] in names) and not set(_ADDED) <= set(r)
+    ]
     done = 0
     for old in tqdm(runs, desc="enrich", disable=not progress):
         grid = Table1Grid.from_dict(old["grid"])
@@ -232,11 +272,15 @@ def enrich_runs(out: str | os.PathLike, data_home: str | os.PathLike | None = No
         for label in ("", "_k5", "_k10"):
             bound = bound_at_level(new, label, grid.delta)
             if abs(bound - old[f"L_EE{label}"]) > 1e-12:
-                raise ValueError(f"{old['dataset']} r{old['realisation']}: the refit EE "
-                                 f"counts give L_EE{label} = {bound!r}, the record "
-                                 f"{old[f'L_EE{label}']!r}")
-        _write(_run_path(out, old["dataset"], old["realisation"]),
-               {**old, **{key: v for key, v in new.items() if key not in old}})
+                raise ValueError(
+                    f"{old['dataset']} r{old['realisation']}: the refit EE "
+                    f"counts give L_EE{label} = {bound!r}, the record "
+                    f"{old[f'L_EE{label}']!r}"
+                )
+        _write(
+            _run_path(out, old["dataset"], old["realisation"]),
+            {**old, **{key: v for key, v in new.items() if key not in old}},
+        )
         done += 1
     return done
 
@@ -248,18 +292,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--n-jobs", type=int, default=2)
     p.add_argument("--datasets", nargs="*", default=list(RAETSCH_NAMES), choices=RAETSCH_NAMES)
     p.add_argument("--realisations", type=int, nargs="*", default=list(range(1, 11)))
-    p.add_argument("--data-home", default=None,
-                   help="folder of the benchmark files (default: $CVBOOK_DATA, then download)")
-    p.add_argument("--enrich", action="store_true",
-                   help="add to the finished runs the fields newer code records")
+    p.add_argument(
+        "--data-home",
+        default=None,
+        help="folder of the benchmark files (default: $CVBOOK_DATA, then download)",
+    )
+    p.add_argument(
+        "--enrich",
+        action="store_true",
+        help="add to the finished runs the fields newer code records",
+    )
     p.add_argument("--no-progress", action="store_true")
     a = p.parse_args(argv)
     if a.enrich:
-        print(enrich_runs(a.out, a.data_home, a.datasets, progress=not a.no_progress),
-              "records enriched")
+        print(
+            enrich_runs(a.out, a.data_home, a.datasets, progress=not a.no_progress),
+            "records enriched",
+        )
         return 0
-    rows = run_sweep(a.out, a.datasets, a.realisations, n_jobs=a.n_jobs,
-                     data_home=a.data_home, progress=not a.no_progress)
+    rows = run_sweep(
+        a.out,
+        a.datasets,
+        a.realisations,
+        n_jobs=a.n_jobs,
+        data_home=a.data_home,
+        progress=not a.no_progress,
+    )
     print(_csv(rows), end="")
     return 0
 
