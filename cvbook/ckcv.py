@@ -786,7 +786,9 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
                 tasks.append(((k, [j for j, _ in pts], idx), size * len(idx) * len(pts), call))
         order = sorted(range(len(tasks)), key=lambda t: -tasks[t][1])
         results: dict = {}
-        outputs = Parallel(n_jobs=self.n_jobs)(tasks[t][2] for t in order)
+        # batch_size=1: the tasks are already chunked; joblib's automatic batching would
+        # group the short ones and undo the largest-first order.
+        outputs = Parallel(n_jobs=self.n_jobs, batch_size=1)(tasks[t][2] for t in order)
         for t, out in zip(order, outputs, strict=True):
             k, point_ids, idx = tasks[t][0]
             for i, per_split in zip(idx, out, strict=True):
