@@ -351,3 +351,77 @@ def test_dummy_learner_difference_is_detected():
     r = compare.corrected_paired_ttest(LinearDiscriminantAnalysis(), DummyClassifier(), X, y,
                                        random_state=0)
     assert r.difference < -0.3 and r.rejects(0.01)
+
+
+# --------------------------------------------------------------------------- #
+# The committed long run: present, stamped, and still saying what chapter 7 says
+
+@pytest.fixture(scope="module")
+def committed():
+    from cvbook.book import results_path
+    from cvbook.runs.intervals import load_record
+    cov, cov_meta = load_record(results_path("intervals", "coverage.json").with_suffix(""))
+    cmp_, cmp_meta = load_record(results_path("intervals", "comparison.json").with_suffix(""))
+    return cov, cov_meta, cmp_, cmp_meta
+
+
+def test_committed_run_is_stamped(committed):
+    from cvbook.runs.intervals import LONG_RUN
+    cov, meta, cmp_, _ = committed
+    prov = meta["provenance"]
+    assert len(prov["commit"]) == 40 and prov["versions"]["scikit-learn"]
+    assert prov["wall_time_s"] > 0 and prov["cpu_count"] >= 1
+    plan = prov["parameters"]["plan"]
+    assert set(plan["coverage"]) == set(LONG_RUN["coverage"])
+    for design, block in plan["coverage"].items():
+        dist, learner = design.split("/")
+        sel = (cov["distribution"] == dist) & (cov["learner"] == learner)
+        assert sorted(set(cov["n"][sel].tolist())) == sorted(block["n_values"])
+        assert sel.sum() == block["n_repeats"] * len(block["n_values"]) * 6
+    assert {50, 1000} <= set(cov["n"].tolist())
+    assert set(cov["learner"].tolist()) == {"lda", "logreg", "svm"}
+    assert len(cmp_["n"]) == 2 * 4 * plan["comparison"]["n_repeats"] * len(
+        plan["comparison"]["n_values"])
+
+
+def _cp_lower(hits):
+    return clopper_pearson_interval(int(np.sum(hits)), len(hits), 0.05)[0]
+
+
+def test_committed_run_backs_the_chapter_claims(committed):
+    from cvbook.runs.intervals import (
+        coverage_hits,
+        paired_difference,
+        paired_variance_test,
+        rejections,
+    )
+    cov, _, cmp_, _ = committed
+    main = {"distribution": "twogaussians", "learner": "lda"}
+    # the hold-out CP interval covers its model's risk; nested CV, the corrected t and the
+    # conservative Z cover L(f_S) at about their level
+    for method in ("holdout_cp", "nested_cv", "corrected_t", "conservative_z"):
+        assert _cp_lower(coverage_hits(cov, method, "conditional", **main)) >= 0.90, method
+    # nested CV covers L(f_S) more often than the naive K-fold Wald interval, paired
+    d, se = paired_difference(coverage_hits(cov, "nested_cv", "conditional", **main),
+                              coverage_hits(cov, "cv_wald", "conditional", **main))
+    assert d / se >= 4
+    # at every size, the CV estimate varies more over data sets than L(f_S) (paired test)
+    for m in sorted(set(cov["n"][cov["distribution"] == "twogaussians"].tolist())):
+        sel = ((cov["method"] == "cv_wald") & (cov["distribution"] == "twogaussians")
+               & (cov["learner"] == "lda") & (cov["n"] == m))
+        assert paired_variance_test(cov["estimate"][sel], cov["risk_full"][sel])[1] >= 4, m
+    # the conservative Z is wider than the corrected t, on the same data sets
+    width = {m: cov["upper"][cov["method"] == m] - cov["lower"][cov["method"] == m]
+             for m in ("conservative_z", "corrected_t")}
+    d, se = paired_difference(width["conservative_z"], width["corrected_t"])
+    assert d / se >= 4
+    # comparisons: every test keeps its level under the null; the corrected t has more power
+    for test in ("ttest_5x2cv", "ftest_5x2cv", "mcnemar", "corrected_paired_t"):
+        for m in set(cmp_["n"].tolist()):
+            hits = rejections(cmp_, test, case="null", n=m)
+            assert clopper_pearson_interval(int(hits.sum()), hits.size, 0.05)[1] < 0.12
+    m = max(cmp_["n"].tolist())
+    ct = rejections(cmp_, "corrected_paired_t", case="difference", n=m)
+    for other in ("ttest_5x2cv", "mcnemar"):
+        d, se = paired_difference(ct, rejections(cmp_, other, case="difference", n=m))
+        assert d / se >= 4, other
