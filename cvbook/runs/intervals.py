@@ -521,7 +521,7 @@ def format_interval_table(summary: Sequence[Mapping[str, Any]], methods: Sequenc
     ['0.90 [0.55, 1.00]', '1.00 [0.69, 1.00]']
     """
     names = {"lda": "LDA", "logreg": "logistic regression", "svm": "RBF SVM"}
-    lines = ["| distribution | learner | $n$ | interval | covers $L(f)$ [95% CP] | "
+    lines = ["| distribution | learner | $m$ | interval | covers $L(f)$ [95% CP] | "
              "covers expected risk [95% CP] | mean width | fits |",
              "|---|---|---|---|---|---|---|---|"]
     for r in summary:
@@ -548,7 +548,7 @@ def format_comparison_table(summary: Sequence[Mapping[str, Any]], digits: int = 
     '0.050 [0.016, 0.113]'
     """
     cases = {"null": "equal expected risks", "difference": "a known difference"}
-    lines = ["| case | $n$ | test | rejects at 5% [95% CP] | risk A − risk B ± SE | fits |",
+    lines = ["| case | $m$ | test | rejects at 5% [95% CP] | risk A − risk B ± SE | fits |",
              "|---|---|---|---|---|---|"]
     for r in summary:
         lines.append(
