@@ -67,27 +67,37 @@ def bench(n: int, learner: str, repeats: int, seed: int) -> dict:
     timed = methods()
     best = {name: float("inf") for name in ["cross_val_score", *timed]}
     fits = {"cross_val_score": 5}
-    for _ in range(repeats):   # interleaved, so a burst of load hits every method alike
+    for _ in range(repeats):  # interleaved, so a burst of load hits every method alike
         t0 = time.process_time()
         cross_val_score(est, X, y, cv=5)
         best["cross_val_score"] = min(best["cross_val_score"], time.process_time() - t0)
         for name, (fn, kw) in timed.items():
             t0 = time.process_time()
-            r = fn(est, X, y, random_state=seed, n_jobs=1, **kw) if "holdout" not in name \
+            r = (
+                fn(est, X, y, random_state=seed, n_jobs=1, **kw)
+                if "holdout" not in name
                 else fn(est, X, y, random_state=seed, **kw)
+            )
             best[name] = min(best[name], time.process_time() - t0)
             fits[name] = r.n_fits
     base_t, base_f = best["cross_val_score"], fits["cross_val_score"]
-    return {name: {"fits": fits[name], "fits_ratio": fits[name] / base_f,
-                   "cpu_s": round(best[name], 4), "time_ratio": round(best[name] / base_t, 2)}
-            for name in best}
+    return {
+        name: {
+            "fits": fits[name],
+            "fits_ratio": fits[name] / base_f,
+            "cpu_s": round(best[name], 4),
+            "time_ratio": round(best[name] / base_t, 2),
+        }
+        for name in best
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=500)
-    parser.add_argument("--learners", nargs="+", default=["lda", "svm"],
-                        choices=["lda", "logreg", "svm"])
+    parser.add_argument(
+        "--learners", nargs="+", default=["lda", "svm"], choices=["lda", "logreg", "svm"]
+    )
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-save", action="store_true")
@@ -103,15 +113,27 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\n{learner}, n = {args.n} (ratios to one 5-fold cross_val_score)")
             print(f"{'method':36s} {'fits':>6s} {'x fits':>7s} {'CPU s':>8s} {'x time':>7s}")
             for name, r in results[learner].items():
-                print(f"{name:36s} {r['fits']:6d} {r['fits_ratio']:7.1f} {r['cpu_s']:8.3f} "
-                      f"{r['time_ratio']:7.1f}")
-    record = {"results": results,
-              "provenance": {"command": "python benchmarks/bench_intervals.py " + " ".join(
-                  sys.argv[1:] if argv is None else argv), "n": args.n, "repeats": args.repeats,
-                  "seed": args.seed, "data": "twonorm", "timer": "process_time, min over repeats",
-                  "versions": package_versions(), "commit": commit, "cpu_count": os.cpu_count(),
-                  "wall_time_s": round(time.time() - start, 1),
-                  "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z")}}
+                print(
+                    f"{name:36s} {r['fits']:6d} {r['fits_ratio']:7.1f} {r['cpu_s']:8.3f} "
+                    f"{r['time_ratio']:7.1f}"
+                )
+    record = {
+        "results": results,
+        "provenance": {
+            "command": "python benchmarks/bench_intervals.py "
+            + " ".join(sys.argv[1:] if argv is None else argv),
+            "n": args.n,
+            "repeats": args.repeats,
+            "seed": args.seed,
+            "data": "twonorm",
+            "timer": "process_time, min over repeats",
+            "versions": package_versions(),
+            "commit": commit,
+            "cpu_count": os.cpu_count(),
+            "wall_time_s": round(time.time() - start, 1),
+            "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        },
+    }
     if not args.no_save:
         path = ROOT / "results" / "benchmarks" / "bench_intervals.json"
         atomic_write_text(path, json.dumps(record, indent=1) + "\n")

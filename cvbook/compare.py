@@ -130,10 +130,17 @@ def _check_halves(splits: Any, n: int) -> list:
         if len(pair) != 2:
             raise ValueError(f"splits[{i}] must be a pair (half_1, half_2)")
         h1, h2 = (np.asarray(h, dtype=np.int64) for h in pair)
-        if len(h1) == 0 or len(h2) == 0 or np.intersect1d(h1, h2).size or \
-                h1.min() < 0 or h2.min() < 0 or max(h1.max(), h2.max()) >= n:
-            raise ValueError(f"splits[{i}] must be two disjoint, non-empty sets of indices "
-                             f"in [0, {n})")
+        if (
+            len(h1) == 0
+            or len(h2) == 0
+            or np.intersect1d(h1, h2).size
+            or h1.min() < 0
+            or h2.min() < 0
+            or max(h1.max(), h2.max()) >= n
+        ):
+            raise ValueError(
+                f"splits[{i}] must be two disjoint, non-empty sets of indices in [0, {n})"
+            )
         out.append((h1, h2))
     return out
 
@@ -197,7 +204,7 @@ def ftest_5x2cv_from_differences(p: Any) -> tuple[float, float]:
     if p.shape != (5, 2):
         raise ValueError(f"p must have shape (5, 2), got {p.shape}")
     s2 = ((p - p.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
-    num, den = float((p ** 2).sum()), 2 * float(s2.sum())
+    num, den = float((p**2).sum()), 2 * float(s2.sum())
     if den == 0:
         f = 0.0 if num == 0 else math.inf
     else:
@@ -205,8 +212,16 @@ def ftest_5x2cv_from_differences(p: Any) -> tuple[float, float]:
     return f, float(stats.f.sf(f, 10, 5))
 
 
-def paired_ttest_5x2cv(estimator_a, estimator_b, X, y, *, loss: str = "zero_one",
-                       splits: Sequence | None = None, random_state=None) -> ComparisonTest:
+def paired_ttest_5x2cv(
+    estimator_a,
+    estimator_b,
+    X,
+    y,
+    *,
+    loss: str = "zero_one",
+    splits: Sequence | None = None,
+    random_state=None,
+) -> ComparisonTest:
     """Dietterich's (1998) 5x2cv paired t test.
 
     Five times, the data are halved; each learner is trained on one half and
@@ -240,15 +255,24 @@ def paired_ttest_5x2cv(estimator_a, estimator_b, X, y, *, loss: str = "zero_one"
     """
     _check_loss(loss)
     X, y, n = _check_data(X, y)
-    splits = _check_halves(five_by_two_splits(y, loss, random_state) if splits is None
-                           else splits, n)
+    splits = _check_halves(
+        five_by_two_splits(y, loss, random_state) if splits is None else splits, n
+    )
     p = _differences_5x2(estimator_a, estimator_b, X, y, loss, splits)
     t, pv = ttest_5x2cv_from_differences(p)
     return ComparisonTest(float(p.mean()), t, pv, (5.0,), "ttest_5x2cv", "expected", 20)
 
 
-def combined_ftest_5x2cv(estimator_a, estimator_b, X, y, *, loss: str = "zero_one",
-                         splits: Sequence | None = None, random_state=None) -> ComparisonTest:
+def combined_ftest_5x2cv(
+    estimator_a,
+    estimator_b,
+    X,
+    y,
+    *,
+    loss: str = "zero_one",
+    splits: Sequence | None = None,
+    random_state=None,
+) -> ComparisonTest:
     """Alpaydin's (1999) combined 5x2cv F test (same fits as :func:`paired_ttest_5x2cv`).
 
     Examples
@@ -263,15 +287,17 @@ def combined_ftest_5x2cv(estimator_a, estimator_b, X, y, *, loss: str = "zero_on
     """
     _check_loss(loss)
     X, y, n = _check_data(X, y)
-    splits = _check_halves(five_by_two_splits(y, loss, random_state) if splits is None
-                           else splits, n)
+    splits = _check_halves(
+        five_by_two_splits(y, loss, random_state) if splits is None else splits, n
+    )
     p = _differences_5x2(estimator_a, estimator_b, X, y, loss, splits)
     f, pv = ftest_5x2cv_from_differences(p)
     return ComparisonTest(float(p.mean()), f, pv, (10.0, 5.0), "ftest_5x2cv", "expected", 20)
 
 
-def mcnemar_test(y_true: Any, pred_a: Any, pred_b: Any, *,
-                 loss: str = "zero_one") -> ComparisonTest:
+def mcnemar_test(
+    y_true: Any, pred_a: Any, pred_b: Any, *, loss: str = "zero_one"
+) -> ComparisonTest:
     """Exact McNemar test on one test set: do the two fitted models err equally often?
 
     With ``b`` the points A gets wrong and B right, and ``c`` the reverse,
@@ -297,9 +323,11 @@ def mcnemar_test(y_true: Any, pred_a: Any, pred_b: Any, *,
     (0.0, 0.25)
     """
     if loss != "zero_one":
-        raise ValueError(f"loss must be 'zero_one' for McNemar's test (it counts right/wrong "
-                         f"disagreements; for a regression loss use corrected_paired_ttest), "
-                         f"got {loss!r}")
+        raise ValueError(
+            f"loss must be 'zero_one' for McNemar's test (it counts right/wrong "
+            f"disagreements; for a regression loss use corrected_paired_ttest), "
+            f"got {loss!r}"
+        )
     y_true, pred_a, pred_b = np.asarray(y_true), np.asarray(pred_a), np.asarray(pred_b)
     n = check_same_length(("y_true", y_true), ("pred_a", pred_a), ("pred_b", pred_b))
     if n == 0:
@@ -311,8 +339,16 @@ def mcnemar_test(y_true: Any, pred_a: Any, pred_b: Any, *,
     return ComparisonTest((b - c) / n, float(min(b, c)), p, (), "mcnemar", "conditional", 0)
 
 
-def mcnemar_holdout(estimator_a, estimator_b, X, y, *, loss: str = "zero_one",
-                    test_size: float | int = 0.3, random_state=None) -> ComparisonTest:
+def mcnemar_holdout(
+    estimator_a,
+    estimator_b,
+    X,
+    y,
+    *,
+    loss: str = "zero_one",
+    test_size: float | int = 0.3,
+    random_state=None,
+) -> ComparisonTest:
     """Fit both learners on one training part and run :func:`mcnemar_test` on the test part.
 
     Returns
@@ -333,16 +369,25 @@ def mcnemar_holdout(estimator_a, estimator_b, X, y, *, loss: str = "zero_one",
     mcnemar_test([0], [0], [0], loss=loss)  # refuses a regression loss before any fit
     X, y, n = _check_data(X, y)
     n_test = _check_test_size(test_size, n)
-    (train, test), = _random_splits(y, 1, n_test, loss, _rng(random_state))
+    ((train, test),) = _random_splits(y, 1, n_test, loss, _rng(random_state))
     pa = clone(estimator_a).fit(X[train], y[train]).predict(X[test])
     pb = clone(estimator_b).fit(X[train], y[train]).predict(X[test])
     r = mcnemar_test(y[test], pa, pb)
     return ComparisonTest(r.difference, r.statistic, r.p_value, (), "mcnemar", "conditional", 2)
 
 
-def corrected_paired_ttest(estimator_a, estimator_b, X, y, *, loss: str = "zero_one",
-                           n_splits: int = 15, test_size: float | int = 0.1,
-                           random_state=None, n_jobs: int | None = None) -> ComparisonTest:
+def corrected_paired_ttest(
+    estimator_a,
+    estimator_b,
+    X,
+    y,
+    *,
+    loss: str = "zero_one",
+    n_splits: int = 15,
+    test_size: float | int = 0.1,
+    random_state=None,
+    n_jobs: int | None = None,
+) -> ComparisonTest:
     """Nadeau & Bengio's corrected resampled t on the paired differences over J splits.
 
     Both learners are trained and tested on the same ``J`` random splits;

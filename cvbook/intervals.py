@@ -146,6 +146,7 @@ class RiskInterval:
 # --------------------------------------------------------------------------- #
 # Checks and the one place where models are fitted
 
+
 def _check_loss(loss: Any) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     if not isinstance(loss, str) or loss not in LOSSES:
         raise ValueError(f"loss must be one of {list(LOSSES)}, got {loss!r}")
@@ -174,13 +175,16 @@ def _check_test_size(test_size: Any, n: int, name: str = "test_size") -> int:
         frac = float(check_open_unit(test_size, name, scalar=True))
         n_test = round(frac * n)
     elif isinstance(test_size, (float, np.floating)):
-        raise ValueError(f"{name} must be a fraction in (0, 1) or an integer count, "
-                         f"got {test_size!r}")
+        raise ValueError(
+            f"{name} must be a fraction in (0, 1) or an integer count, got {test_size!r}"
+        )
     else:
         n_test = check_int(test_size, name, minimum=1)
     if not 1 <= n_test <= n - 2:
-        raise ValueError(f"{name} leaves {n_test} test points out of {n}: it must leave at "
-                         f"least 1 test point and 2 training points")
+        raise ValueError(
+            f"{name} leaves {n_test} test points out of {n}: it must leave at "
+            f"least 1 test point and 2 training points"
+        )
     return n_test
 
 
@@ -214,9 +218,14 @@ def _fit_losses(estimator, X, y, train, test, loss_fn) -> np.ndarray:
     return loss_fn(y[test], model.predict(X[test]))
 
 
-def split_losses(estimator, X: np.ndarray, y: np.ndarray,
-                 splits: Sequence[tuple[np.ndarray, np.ndarray]], loss: str = "zero_one",
-                 n_jobs: int | None = None) -> list[np.ndarray]:
+def split_losses(
+    estimator,
+    X: np.ndarray,
+    y: np.ndarray,
+    splits: Sequence[tuple[np.ndarray, np.ndarray]],
+    loss: str = "zero_one",
+    n_jobs: int | None = None,
+) -> list[np.ndarray]:
     """Fit a clone of ``estimator`` on each training part; losses on its test part.
 
     Parameters
@@ -244,8 +253,11 @@ def split_losses(estimator, X: np.ndarray, y: np.ndarray,
     loss_fn = _check_loss(loss)
     if n_jobs in (None, 1):
         return [_fit_losses(estimator, X, y, tr, te, loss_fn) for tr, te in splits]
-    return list(Parallel(n_jobs=n_jobs)(delayed(_fit_losses)(estimator, X, y, tr, te, loss_fn)
-                                        for tr, te in splits))
+    return list(
+        Parallel(n_jobs=n_jobs)(
+            delayed(_fit_losses)(estimator, X, y, tr, te, loss_fn) for tr, te in splits
+        )
+    )
 
 
 def _seed(rng: np.random.Generator) -> int:
@@ -262,14 +274,19 @@ def _kfold(y: np.ndarray, n_splits: int, loss: str, rng: np.random.Generator) ->
     return list(KFold(n_splits, shuffle=True, random_state=_seed(rng)).split(np.zeros(len(y))))
 
 
-def _random_splits(y: np.ndarray, n_splits: int, n_test: int, loss: str,
-                   rng: np.random.Generator) -> list:
+def _random_splits(
+    y: np.ndarray, n_splits: int, n_test: int, loss: str, rng: np.random.Generator
+) -> list:
     """``n_splits`` random train/test splits with ``n_test`` test points (stratified for 0-1)."""
     n = len(y)
     if loss == "zero_one":
         counts = np.unique(y, return_counts=True)[1]
-        if counts.size > 1 and counts.min() >= 2 and n_test >= counts.size \
-                and n - n_test >= counts.size:
+        if (
+            counts.size > 1
+            and counts.min() >= 2
+            and n_test >= counts.size
+            and n - n_test >= counts.size
+        ):
             cv = StratifiedShuffleSplit(n_splits, test_size=n_test, random_state=_seed(rng))
             return list(cv.split(np.zeros(n), y))
     cv = ShuffleSplit(n_splits, test_size=n_test, random_state=_seed(rng))
@@ -283,9 +300,18 @@ def _z(alpha: float) -> float:
 # --------------------------------------------------------------------------- #
 # Hold-out
 
-def holdout_interval(estimator, X, y, *, loss: str = "zero_one", test_size: float | int = 0.2,
-                     method: str = "clopper_pearson", alpha: float = 0.05,
-                     random_state=None) -> RiskInterval:
+
+def holdout_interval(
+    estimator,
+    X,
+    y,
+    *,
+    loss: str = "zero_one",
+    test_size: float | int = 0.2,
+    method: str = "clopper_pearson",
+    alpha: float = 0.05,
+    random_state=None,
+) -> RiskInterval:
     """Interval for the risk of the model fitted on a training part, from one test set.
 
     Parameters
@@ -322,8 +348,10 @@ def holdout_interval(estimator, X, y, *, loss: str = "zero_one", test_size: floa
     if method not in ("clopper_pearson", "wald"):
         raise ValueError(f"method must be 'clopper_pearson' or 'wald', got {method!r}")
     if method == "clopper_pearson" and loss != "zero_one":
-        raise ValueError("method='clopper_pearson' needs loss='zero_one' (it counts errors); "
-                         f"got loss={loss!r}: use method='wald'")
+        raise ValueError(
+            "method='clopper_pearson' needs loss='zero_one' (it counts errors); "
+            f"got loss={loss!r}: use method='wald'"
+        )
     n_test = _check_test_size(test_size, n)
     rng = _rng(random_state)
     (split,) = _random_splits(y, 1, n_test, loss, rng)
@@ -342,9 +370,19 @@ def holdout_interval(estimator, X, y, *, loss: str = "zero_one", test_size: floa
 # --------------------------------------------------------------------------- #
 # Naive K-fold Wald interval (Bayle et al. 2020)
 
-def cv_wald_interval(estimator, X, y, *, loss: str = "zero_one", n_splits: int = 10,
-                     variance: str = "within_fold", alpha: float = 0.05, random_state=None,
-                     n_jobs: int | None = None) -> RiskInterval:
+
+def cv_wald_interval(
+    estimator,
+    X,
+    y,
+    *,
+    loss: str = "zero_one",
+    n_splits: int = 10,
+    variance: str = "within_fold",
+    alpha: float = 0.05,
+    random_state=None,
+    n_jobs: int | None = None,
+) -> RiskInterval:
     """The naive K-fold Wald interval, ``CV ± z * sigma / sqrt(n)``.
 
     ``CV`` is the mean of the ``n`` out-of-fold losses. Bayle et al. (2020)
@@ -388,16 +426,19 @@ def cv_wald_interval(estimator, X, y, *, loss: str = "zero_one", n_splits: int =
     if variance not in ("within_fold", "all_pairs"):
         raise ValueError(f"variance must be 'within_fold' or 'all_pairs', got {variance!r}")
     if variance == "within_fold" and n < 2 * n_splits:
-        raise ValueError(f"variance='within_fold' needs at least 2 points per fold: n_splits "
-                         f"must be <= n / 2 = {n // 2}, got {n_splits}")
+        raise ValueError(
+            f"variance='within_fold' needs at least 2 points per fold: n_splits "
+            f"must be <= n / 2 = {n // 2}, got {n_splits}"
+        )
     rng = _rng(random_state)
     splits = _kfold(y, n_splits, loss, rng)
     losses = split_losses(estimator, X, y, splits, loss, n_jobs)
     return _cv_wald_from_losses(losses, variance, alpha, n)
 
 
-def _cv_wald_from_losses(losses: Sequence[np.ndarray], variance: str, alpha: float,
-                         n: int) -> RiskInterval:
+def _cv_wald_from_losses(
+    losses: Sequence[np.ndarray], variance: str, alpha: float, n: int
+) -> RiskInterval:
     allv = np.concatenate(losses)
     est = float(allv.mean())
     if variance == "within_fold":
@@ -406,15 +447,18 @@ def _cv_wald_from_losses(losses: Sequence[np.ndarray], variance: str, alpha: flo
         var = float(np.mean((allv - est) ** 2))
     half = _z(alpha) * math.sqrt(var / n)
     k = len(losses)
-    return RiskInterval(est, est - half, est + half, "cv_wald", "conditional",
-                        n - round(n / k), k, alpha)
+    return RiskInterval(
+        est, est - half, est + half, "cv_wald", "conditional", n - round(n / k), k, alpha
+    )
 
 
 # --------------------------------------------------------------------------- #
 # Nadeau & Bengio (2003): corrected resampled t and conservative Z
 
-def corrected_t_from_split_means(split_means: Any, n_train: int, n_test: int,
-                                 alpha: float = 0.05) -> tuple[float, float, float]:
+
+def corrected_t_from_split_means(
+    split_means: Any, n_train: int, n_test: int, alpha: float = 0.05
+) -> tuple[float, float, float]:
     """Corrected resampled t interval from the mean test loss of each of J splits.
 
     ``mu ± t_{J-1} * sqrt((1/J + n_test/n_train) * S**2)``, where ``S**2`` is
@@ -442,9 +486,18 @@ def corrected_t_from_split_means(split_means: Any, n_train: int, n_test: int,
     return est, est - half, est + half
 
 
-def corrected_t_interval(estimator, X, y, *, loss: str = "zero_one", n_splits: int = 15,
-                         test_size: float | int = 0.1, alpha: float = 0.05, random_state=None,
-                         n_jobs: int | None = None) -> RiskInterval:
+def corrected_t_interval(
+    estimator,
+    X,
+    y,
+    *,
+    loss: str = "zero_one",
+    n_splits: int = 15,
+    test_size: float | int = 0.1,
+    alpha: float = 0.05,
+    random_state=None,
+    n_jobs: int | None = None,
+) -> RiskInterval:
     """Nadeau & Bengio's corrected resampled t over ``J`` random train/test splits.
 
     The ``J`` split means are correlated (their training sets overlap), so
@@ -491,10 +544,19 @@ def corrected_t_interval(estimator, X, y, *, loss: str = "zero_one", n_splits: i
     return RiskInterval(est, lo, hi, "corrected_t", "expected", n - n_test, n_splits, alpha)
 
 
-def conservative_z_interval(estimator, X, y, *, loss: str = "zero_one", n_splits: int = 15,
-                            n_pairs: int = 10, test_size: float | int = 0.1,
-                            alpha: float = 0.05, random_state=None,
-                            n_jobs: int | None = None) -> RiskInterval:
+def conservative_z_interval(
+    estimator,
+    X,
+    y,
+    *,
+    loss: str = "zero_one",
+    n_splits: int = 15,
+    n_pairs: int = 10,
+    test_size: float | int = 0.1,
+    alpha: float = 0.05,
+    random_state=None,
+    n_jobs: int | None = None,
+) -> RiskInterval:
     """Nadeau & Bengio's conservative Z.
 
     The estimate is the mean test loss over ``J`` random splits of all the
@@ -548,14 +610,16 @@ def conservative_z_interval(estimator, X, y, *, loss: str = "zero_one", n_splits
     n_test = _check_test_size(test_size, n)
     half_n = n // 2
     if half_n - n_test < 2:
-        raise ValueError(f"test_size leaves {half_n - n_test} training points in each half "
-                         f"sample of {half_n}: conservative Z needs n / 2 - n_test >= 2")
+        raise ValueError(
+            f"test_size leaves {half_n - n_test} training points in each half "
+            f"sample of {half_n}: conservative Z needs n / 2 - n_test >= 2"
+        )
     rng = _rng(random_state)
     splits = _random_splits(y, n_splits, n_test, loss, rng)
     # the pairs of disjoint halves, and the J splits inside each half (indices into X)
     for _ in range(n_pairs):
         perm = _half_permutation(y, loss, rng)
-        for part in (perm[:half_n], perm[half_n:2 * half_n]):
+        for part in (perm[:half_n], perm[half_n : 2 * half_n]):
             inner = _random_splits(y[part], n_splits, n_test, loss, rng)
             splits.extend((part[tr], part[te]) for tr, te in inner)
     means = np.array([v.mean() for v in split_losses(estimator, X, y, splits, loss, n_jobs)])
@@ -564,8 +628,9 @@ def conservative_z_interval(estimator, X, y, *, loss: str = "zero_one", n_splits
     return RiskInterval(est, lo, hi, "conservative_z", "expected", n - n_test, len(splits), alpha)
 
 
-def conservative_z_from_means(split_means: Any, half_means: Any,
-                              alpha: float = 0.05) -> tuple[float, float, float]:
+def conservative_z_from_means(
+    split_means: Any, half_means: Any, alpha: float = 0.05
+) -> tuple[float, float, float]:
     """Conservative Z interval from the J split means and the M pairs of half-sample estimates.
 
     ``mu = mean(split_means)``; ``sigma**2 = sum_m (h[m, 0] - h[m, 1])**2 / (2 M)``;
@@ -619,14 +684,16 @@ def _half_permutation(y: np.ndarray, loss: str, rng: np.random.Generator) -> np.
     if len(first) < len(second):
         first, second = second, first
     # len(first) = ceil(n/2): its surplus point goes last, outside both halves of size n // 2
-    return np.concatenate([first[: n // 2], second, first[n // 2:]]).astype(np.int64)
+    return np.concatenate([first[: n // 2], second, first[n // 2 :]]).astype(np.int64)
 
 
 # --------------------------------------------------------------------------- #
 # Nested cross-validation (Bates, Hastie & Tibshirani 2023)
 
-def _nested_repetition(rng: np.random.Generator, estimator, X, y, n_splits: int,
-                       loss: str) -> dict[str, np.ndarray]:
+
+def _nested_repetition(
+    rng: np.random.Generator, estimator, X, y, n_splits: int, loss: str
+) -> dict[str, np.ndarray]:
     """One repetition of nested CV: (a, b) terms per outer fold, inner and outer losses."""
     folds = [te for _, te in _kfold(y, n_splits, loss, rng)]
     K = n_splits
@@ -640,25 +707,35 @@ def _nested_repetition(rng: np.random.Generator, estimator, X, y, n_splits: int,
             pair_splits.append((np.setdiff1d(everything, test), test))
             pairs.append((f1, f2))
     pair_losses = split_losses(estimator, X, y, pair_splits, loss)
-    inner: dict[tuple[int, int], np.ndarray] = {}   # (scored fold, other left-out fold)
+    inner: dict[tuple[int, int], np.ndarray] = {}  # (scored fold, other left-out fold)
     for (f1, f2), losses in zip(pairs, pair_losses, strict=True):
         inner[(f1, f2)] = losses[: len(folds[f1])]
-        inner[(f2, f1)] = losses[len(folds[f1]):]
-    outer = split_losses(estimator, X, y,
-                         [(np.setdiff1d(everything, f), f) for f in folds], loss)
+        inner[(f2, f1)] = losses[len(folds[f1]) :]
+    outer = split_losses(estimator, X, y, [(np.setdiff1d(everything, f), f) for f in folds], loss)
     a = np.empty(K)
     b = np.empty(K)
     for f1 in range(K):
         e_in = np.concatenate([inner[(f2, f1)] for f2 in range(K) if f2 != f1])
         a[f1] = e_in.mean() - outer[f1].mean()
         b[f1] = np.var(outer[f1], ddof=1) / len(folds[f1])
-    return {"a": a, "b": b, "inner": np.concatenate(list(inner.values())),
-            "outer": np.concatenate(outer)}
+    return {
+        "a": a,
+        "b": b,
+        "inner": np.concatenate(list(inner.values())),
+        "outer": np.concatenate(outer),
+    }
 
 
-def nested_cv_from_losses(a: Any, b: Any, inner: Any, outer: Any, n: int, n_splits: int,
-                          alpha: float = 0.05, bias_correction: bool = True
-                          ) -> tuple[float, float, float, float]:
+def nested_cv_from_losses(
+    a: Any,
+    b: Any,
+    inner: Any,
+    outer: Any,
+    n: int,
+    n_splits: int,
+    alpha: float = 0.05,
+    bias_correction: bool = True,
+) -> tuple[float, float, float, float]:
     """Bates, Hastie & Tibshirani's nested-CV interval from its ingredients.
 
     Parameters
@@ -698,7 +775,7 @@ def nested_cv_from_losses(a: Any, b: Any, inner: Any, outer: Any, n: int, n_spli
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     inner, outer = np.asarray(inner, dtype=float), np.asarray(outer, dtype=float)
     K = check_int(n_splits, "n_splits", minimum=2)
-    mse = float(np.mean(a ** 2) - np.mean(b))
+    mse = float(np.mean(a**2) - np.mean(b))
     sd = float(np.std(inner, ddof=1))
     n_sub = math.floor(n * (K - 1) / K)
     if sd > 0:
@@ -713,9 +790,19 @@ def nested_cv_from_losses(a: Any, b: Any, inner: Any, outer: Any, n: int, n_spli
     return est, est - half, est + half, inflation
 
 
-def nested_cv_interval(estimator, X, y, *, loss: str = "zero_one", n_splits: int = 5,
-                       n_repeats: int = 20, bias_correction: bool = True, alpha: float = 0.05,
-                       random_state=None, n_jobs: int | None = None) -> RiskInterval:
+def nested_cv_interval(
+    estimator,
+    X,
+    y,
+    *,
+    loss: str = "zero_one",
+    n_splits: int = 5,
+    n_repeats: int = 20,
+    bias_correction: bool = True,
+    alpha: float = 0.05,
+    random_state=None,
+    n_jobs: int | None = None,
+) -> RiskInterval:
     """Bates, Hastie & Tibshirani's (2023) nested cross-validation interval.
 
     Each repetition draws K folds. For every outer fold ``k`` it runs a
@@ -769,11 +856,21 @@ def nested_cv_interval(estimator, X, y, *, loss: str = "zero_one", n_splits: int
     n_splits = check_int(n_splits, "n_splits", minimum=3, maximum=n // 2)
     n_repeats = check_int(n_repeats, "n_repeats", minimum=1)
     seed = _seed(_rng(random_state))
-    reps = repeat(_nested_repetition, n_repeats, random_state=seed, n_jobs=n_jobs,
-                  estimator=estimator, X=X, y=y, n_splits=n_splits, loss=loss)
+    reps = repeat(
+        _nested_repetition,
+        n_repeats,
+        random_state=seed,
+        n_jobs=n_jobs,
+        estimator=estimator,
+        X=X,
+        y=y,
+        n_splits=n_splits,
+        loss=loss,
+    )
     parts = {key: np.concatenate([r[key] for r in reps]) for key in reps[0]}
-    est, lo, hi, _ = nested_cv_from_losses(parts["a"], parts["b"], parts["inner"],
-                                           parts["outer"], n, n_splits, alpha, bias_correction)
+    est, lo, hi, _ = nested_cv_from_losses(
+        parts["a"], parts["b"], parts["inner"], parts["outer"], n, n_splits, alpha, bias_correction
+    )
     n_fits = n_repeats * (n_splits * (n_splits - 1) // 2 + n_splits)
     return RiskInterval(est, lo, hi, "nested_cv", "conditional", n, n_fits, alpha)
 

@@ -40,6 +40,7 @@ def data():
 # --------------------------------------------------------------------------- #
 # Formulas against hand computations on tiny cases
 
+
 def test_holdout_matches_hand_computation(data):
     X, y = data
     est = LinearDiscriminantAnalysis()
@@ -52,7 +53,7 @@ def test_holdout_matches_hand_computation(data):
     assert cp.estimate == wald.estimate == k / 12
     assert (cp.lower, cp.upper) == clopper_pearson_interval(k, 12, 0.05)
     p = k / 12
-    sd = math.sqrt(p * (1 - p) * 12 / 11)          # sample sd of 0/1 losses, ddof=1
+    sd = math.sqrt(p * (1 - p) * 12 / 11)  # sample sd of 0/1 losses, ddof=1
     assert wald.upper == pytest.approx(p + Z95 * sd / math.sqrt(12), abs=1e-12)
     assert (cp.target, cp.train_size, cp.n_fits) == ("conditional", 48, 1)
 
@@ -63,8 +64,9 @@ def test_cv_wald_matches_hand_computation(data):
     r = cv_wald_interval(est, X, y, n_splits=4, random_state=11)
     a = cv_wald_interval(est, X, y, n_splits=4, variance="all_pairs", random_state=11)
     folds = intervals._kfold(y, 4, "zero_one", intervals._rng(11))
-    parts = [(clone(est).fit(X[tr], y[tr]).predict(X[te]) != y[te]).astype(float)
-             for tr, te in folds]
+    parts = [
+        (clone(est).fit(X[tr], y[tr]).predict(X[te]) != y[te]).astype(float) for tr, te in folds
+    ]
     allv = np.concatenate(parts)
     mean = allv.sum() / 60
     within = sum(((p - p.mean()) ** 2).sum() / (len(p) - 1) for p in parts) / 4
@@ -111,8 +113,14 @@ def test_conservative_z_halves_are_disjoint_and_balanced():
     first, second = perm[:30], perm[30:60]
     assert not set(first) & set(second)
     assert abs(np.sum(y[first] == 1) - np.sum(y[second] == 1)) <= 1
-    r = conservative_z_interval(GaussianNB(), *Twonorm().sample(60, random_state=0),
-                                n_splits=3, n_pairs=2, test_size=6, random_state=0)
+    r = conservative_z_interval(
+        GaussianNB(),
+        *Twonorm().sample(60, random_state=0),
+        n_splits=3,
+        n_pairs=2,
+        test_size=6,
+        random_state=0,
+    )
     assert r.n_fits == 3 * (1 + 2 * 2)
 
 
@@ -122,20 +130,20 @@ def test_nested_cv_formula_by_hand():
     est, _, hi, infl = nested_cv_from_losses(a, b, inner, outer, n=4, n_splits=2, alpha=0.05)
     mse = (0.25 + 0.25) / 2 - 0.001
     sd = np.std(inner, ddof=1)
-    n_sub = 2                                    # floor(4 * 1 / 2)
+    n_sub = 2  # floor(4 * 1 / 2)
     assert infl == pytest.approx(math.sqrt(mse) / (sd / math.sqrt(n_sub)))
-    bias = (0.5 - 0.75) * (1 + 0.0 ** 1.5)        # K = 2: ((K - 2) / K)^1.5 = 0
+    bias = (0.5 - 0.75) * (1 + 0.0**1.5)  # K = 2: ((K - 2) / K)^1.5 = 0
     assert est == pytest.approx(0.5 - bias)
     assert hi - est == pytest.approx(Z95 * sd / math.sqrt(4) * infl)
     # the inflation is clipped to [1, sqrt(K)]
     assert nested_cv_from_losses([0.0], [1.0], inner, outer, 4, 2)[3] == 1.0
-    assert nested_cv_from_losses([9.0], [0.0], inner, outer, 4, 2)[3] == pytest.approx(
-        math.sqrt(2))
+    assert nested_cv_from_losses([9.0], [0.0], inner, outer, 4, 2)[3] == pytest.approx(math.sqrt(2))
     # K = 5: the bias factor is 1 + (3/5)^1.5
     est5 = nested_cv_from_losses([0.1], [0.0], inner, outer, 4, 5)[0]
-    assert est5 == pytest.approx(0.5 - (0.5 - 0.75) * (1 + 0.6 ** 1.5))
-    assert nested_cv_from_losses([0.1], [0.0], inner, outer, 4, 5, bias_correction=False)[0] \
-        == pytest.approx(0.5)
+    assert est5 == pytest.approx(0.5 - (0.5 - 0.75) * (1 + 0.6**1.5))
+    assert nested_cv_from_losses([0.1], [0.0], inner, outer, 4, 5, bias_correction=False)[
+        0
+    ] == pytest.approx(0.5)
 
 
 def test_nested_repetition_is_the_authors_algorithm(data):
@@ -154,7 +162,7 @@ def test_nested_repetition_is_the_authors_algorithm(data):
         e_out = errors(np.setdiff1d(every, folds[f1]), folds[f1])
         e_in = []
         for f2 in range(K):
-            if f2 != f1:   # model without folds f1 and f2, scored on f2
+            if f2 != f1:  # model without folds f1 and f2, scored on f2
                 e_in.append(errors(np.setdiff1d(every, np.r_[folds[f1], folds[f2]]), folds[f2]))
         e_in = np.concatenate(e_in)
         assert out["a"][f1] == pytest.approx(e_in.mean() - e_out.mean())
@@ -163,8 +171,9 @@ def test_nested_repetition_is_the_authors_algorithm(data):
 
 
 def test_nested_cv_cost_and_target(data):
-    r = nested_cv_interval(LinearDiscriminantAnalysis(), *data, n_splits=4, n_repeats=3,
-                           random_state=0)
+    r = nested_cv_interval(
+        LinearDiscriminantAnalysis(), *data, n_splits=4, n_repeats=3, random_state=0
+    )
     assert r.n_fits == 3 * (4 * 3 // 2 + 4)
     assert (r.method, r.target, r.train_size) == ("nested_cv", "conditional", 60)
     assert r.lower < r.estimate < r.upper
@@ -182,6 +191,7 @@ def test_squared_loss_regression():
 
 # --------------------------------------------------------------------------- #
 # Comparing two learners: against statsmodels, scipy and mlxtend
+
 
 def test_mcnemar_against_statsmodels_and_scipy():
     contingency = pytest.importorskip("statsmodels.stats.contingency_tables")
@@ -205,8 +215,9 @@ def _mlxtend_halves(n, seed):
     rng = np.random.RandomState(seed)
     out = []
     for _ in range(5):
-        idx1, idx2 = train_test_split(np.arange(n), test_size=0.5,
-                                      random_state=rng.randint(low=0, high=32767))
+        idx1, idx2 = train_test_split(
+            np.arange(n), test_size=0.5, random_state=rng.randint(low=0, high=32767)
+        )
         out.append((idx1, idx2))
     return out
 
@@ -228,9 +239,9 @@ def test_5x2cv_against_mlxtend():
 def test_5x2cv_formulas_by_hand():
     p = np.array([[0.10, 0.00], [0.05, 0.05], [0.02, -0.02], [0.0, 0.1], [0.03, 0.01]])
     pbar = p.mean(axis=1)
-    s2 = ((p[:, 0] - pbar) ** 2 + (p[:, 1] - pbar) ** 2)
+    s2 = (p[:, 0] - pbar) ** 2 + (p[:, 1] - pbar) ** 2
     t_hand = 0.10 / math.sqrt(s2.sum() / 5)
-    f_hand = (p ** 2).sum() / (2 * s2.sum())
+    f_hand = (p**2).sum() / (2 * s2.sum())
     t, pt = compare.ttest_5x2cv_from_differences(p)
     f, pf = compare.ftest_5x2cv_from_differences(p)
     assert t == pytest.approx(t_hand) and pt == pytest.approx(2 * stats.t.sf(t_hand, 5))
@@ -242,8 +253,11 @@ def test_corrected_paired_ttest_by_hand(data):
     a, b = LinearDiscriminantAnalysis(), GaussianNB()
     r = compare.corrected_paired_ttest(a, b, X, y, n_splits=5, test_size=6, random_state=2)
     splits = intervals._random_splits(y, 5, 6, "zero_one", intervals._rng(2))
-    d = [np.mean(clone(a).fit(X[tr], y[tr]).predict(X[te]) != y[te])
-         - np.mean(clone(b).fit(X[tr], y[tr]).predict(X[te]) != y[te]) for tr, te in splits]
+    d = [
+        np.mean(clone(a).fit(X[tr], y[tr]).predict(X[te]) != y[te])
+        - np.mean(clone(b).fit(X[tr], y[tr]).predict(X[te]) != y[te])
+        for tr, te in splits
+    ]
     se = math.sqrt((1 / 5 + 6 / 54) * np.var(d, ddof=1))
     assert r.difference == pytest.approx(np.mean(d))
     if se > 0:
@@ -254,10 +268,16 @@ def test_corrected_paired_ttest_by_hand(data):
 # --------------------------------------------------------------------------- #
 # Bad input: a named ValueError
 
+
 @pytest.mark.parametrize("alpha", [0, 1, 1.5, -0.1, float("nan")])
 def test_alpha_outside_unit_interval(data, alpha):
-    for fn in (holdout_interval, cv_wald_interval, corrected_t_interval,
-               conservative_z_interval, nested_cv_interval):
+    for fn in (
+        holdout_interval,
+        cv_wald_interval,
+        corrected_t_interval,
+        conservative_z_interval,
+        nested_cv_interval,
+    ):
         with pytest.raises(ValueError, match="alpha"):
             fn(LinearDiscriminantAnalysis(), *data, alpha=alpha)
 
@@ -309,15 +329,22 @@ def test_other_bad_input(data):
 # --------------------------------------------------------------------------- #
 # Seeding: identical for any n_jobs, different for another seed
 
+
 def test_identical_for_any_n_jobs(data):
     est = LinearDiscriminantAnalysis()
     for fn in (cv_wald_interval, corrected_t_interval, nested_cv_interval):
-        assert fn(est, *data, random_state=3, n_jobs=1) == fn(est, *data, random_state=3,
-                                                              n_jobs=2)
+        assert fn(est, *data, random_state=3, n_jobs=1) == fn(est, *data, random_state=3, n_jobs=2)
     from cvbook.runs.intervals import run_intervals
-    kw = dict(n_values=[40], n_repeats=2, random_state=1,
-              settings={"nested_cv": {"n_splits": 3, "n_repeats": 1},
-                        "conservative_z": {"n_splits": 2, "n_pairs": 2}})
+
+    kw = dict(
+        n_values=[40],
+        n_repeats=2,
+        random_state=1,
+        settings={
+            "nested_cv": {"n_splits": 3, "n_repeats": 1},
+            "conservative_z": {"n_splits": 2, "n_pairs": 2},
+        },
+    )
     one, two = run_intervals(n_jobs=1, **kw), run_intervals(n_jobs=2, **kw)
     for key in one:
         assert np.array_equal(one[key], two[key]), key
@@ -332,6 +359,7 @@ def test_seed_changes_the_splits(data):
 def test_holdout_cp_covers_its_conditional_target():
     """Exact CP on a linear rule with exact risk: coverage >= 1 - alpha - 3 SE."""
     from cvbook.runs.intervals import true_risk
+
     dist = TwoGaussians(separation=2.0, dim=3)
     alpha, reps = 0.2, 300
     rng = np.random.default_rng(0)
@@ -339,8 +367,9 @@ def test_holdout_cp_covers_its_conditional_target():
     for _ in range(reps):
         X, y = dist.sample(60, random_state=int(rng.integers(2**31 - 1)))
         seed = int(rng.integers(2**31 - 1))
-        r = holdout_interval(LinearDiscriminantAnalysis(), X, y, test_size=30, alpha=alpha,
-                             random_state=seed)
+        r = holdout_interval(
+            LinearDiscriminantAnalysis(), X, y, test_size=30, alpha=alpha, random_state=seed
+        )
         ((tr, _),) = intervals._random_splits(y, 1, 30, "zero_one", intervals._rng(seed))
         hits += r.covers(true_risk(LinearDiscriminantAnalysis().fit(X[tr], y[tr]), dist))
     assert hits / reps >= 1 - alpha - 3 * math.sqrt(alpha * (1 - alpha) / reps)
@@ -348,18 +377,21 @@ def test_holdout_cp_covers_its_conditional_target():
 
 def test_dummy_learner_difference_is_detected():
     X, y = Twonorm().sample(100, random_state=0)
-    r = compare.corrected_paired_ttest(LinearDiscriminantAnalysis(), DummyClassifier(), X, y,
-                                       random_state=0)
+    r = compare.corrected_paired_ttest(
+        LinearDiscriminantAnalysis(), DummyClassifier(), X, y, random_state=0
+    )
     assert r.difference < -0.3 and r.rejects(0.01)
 
 
 # --------------------------------------------------------------------------- #
 # The committed long run: present, stamped, and still saying what chapter 7 says
 
+
 @pytest.fixture(scope="module")
 def committed():
     from cvbook.book import results_path
     from cvbook.runs.intervals import load_record
+
     cov, cov_meta = load_record(results_path("intervals", "coverage.json").with_suffix(""))
     cmp_, cmp_meta = load_record(results_path("intervals", "comparison.json").with_suffix(""))
     return cov, cov_meta, cmp_, cmp_meta
@@ -367,6 +399,7 @@ def committed():
 
 def test_committed_run_is_stamped(committed):
     from cvbook.runs.intervals import LONG_RUN
+
     cov, meta, cmp_, _ = committed
     prov = meta["provenance"]
     assert len(prov["commit"]) == 40 and prov["versions"]["scikit-learn"]
@@ -381,7 +414,8 @@ def test_committed_run_is_stamped(committed):
     assert {50, 1000} <= set(cov["n"].tolist())
     assert set(cov["learner"].tolist()) == {"lda", "logreg", "svm"}
     assert len(cmp_["n"]) == 2 * 4 * plan["comparison"]["n_repeats"] * len(
-        plan["comparison"]["n_values"])
+        plan["comparison"]["n_values"]
+    )
 
 
 def _cp_lower(hits):
@@ -395,6 +429,7 @@ def test_committed_run_backs_the_chapter_claims(committed):
         paired_variance_test,
         rejections,
     )
+
     cov, _, cmp_, _ = committed
     main = {"distribution": "twogaussians", "learner": "lda"}
     # the hold-out CP interval covers its model's risk; nested CV, the corrected t and the
@@ -402,17 +437,25 @@ def test_committed_run_backs_the_chapter_claims(committed):
     for method in ("holdout_cp", "nested_cv", "corrected_t", "conservative_z"):
         assert _cp_lower(coverage_hits(cov, method, "conditional", **main)) >= 0.90, method
     # nested CV covers L(f_S) more often than the naive K-fold Wald interval, paired
-    d, se = paired_difference(coverage_hits(cov, "nested_cv", "conditional", **main),
-                              coverage_hits(cov, "cv_wald", "conditional", **main))
+    d, se = paired_difference(
+        coverage_hits(cov, "nested_cv", "conditional", **main),
+        coverage_hits(cov, "cv_wald", "conditional", **main),
+    )
     assert d / se >= 4
     # at every size, the CV estimate varies more over data sets than L(f_S) (paired test)
     for m in sorted(set(cov["n"][cov["distribution"] == "twogaussians"].tolist())):
-        sel = ((cov["method"] == "cv_wald") & (cov["distribution"] == "twogaussians")
-               & (cov["learner"] == "lda") & (cov["n"] == m))
+        sel = (
+            (cov["method"] == "cv_wald")
+            & (cov["distribution"] == "twogaussians")
+            & (cov["learner"] == "lda")
+            & (cov["n"] == m)
+        )
         assert paired_variance_test(cov["estimate"][sel], cov["risk_full"][sel])[1] >= 4, m
     # the conservative Z is wider than the corrected t, on the same data sets
-    width = {m: cov["upper"][cov["method"] == m] - cov["lower"][cov["method"] == m]
-             for m in ("conservative_z", "corrected_t")}
+    width = {
+        m: cov["upper"][cov["method"] == m] - cov["lower"][cov["method"] == m]
+        for m in ("conservative_z", "corrected_t")
+    }
     d, se = paired_difference(width["conservative_z"], width["corrected_t"])
     assert d / se >= 4
     # comparisons: every test keeps its level under the null; the corrected t has more power

@@ -107,9 +107,13 @@ LEARNERS: tuple[str, ...] = ("lda", "logreg", "svm")
 
 #: The (distribution, learner) pairs of the long run.
 DESIGNS: tuple[tuple[str, str], ...] = (
-    ("twogaussians", "lda"), ("twogaussians", "logreg"),
-    ("twonorm", "lda"), ("twonorm", "logreg"), ("twonorm", "svm"),
-    ("ringnorm", "lda"), ("ringnorm", "svm"),
+    ("twogaussians", "lda"),
+    ("twogaussians", "logreg"),
+    ("twonorm", "lda"),
+    ("twonorm", "logreg"),
+    ("twonorm", "svm"),
+    ("ringnorm", "lda"),
+    ("ringnorm", "svm"),
 )
 
 #: Settings of each interval in the studies. Where the cost forbids the published ones:
@@ -221,8 +225,10 @@ def true_risk(model, distribution, X_fresh=None, y_fresh=None) -> float:
         return float(distribution.linear_rule_risk(*rule))
     if X_fresh is None:
         raise ValueError("X_fresh and y_fresh are needed: the risk of this model is not exact")
-    errors = sum(int(np.sum(model.predict(X_fresh[i:i + 10_000]) != y_fresh[i:i + 10_000]))
-                 for i in range(0, len(y_fresh), 10_000))
+    errors = sum(
+        int(np.sum(model.predict(X_fresh[i : i + 10_000]) != y_fresh[i : i + 10_000]))
+        for i in range(0, len(y_fresh), 10_000)
+    )
     return errors / len(y_fresh)
 
 
@@ -245,9 +251,16 @@ def _risk_function(distribution, rng: np.random.Generator, n_fresh: int):
 # --------------------------------------------------------------------------- #
 # Coverage of the intervals
 
-def interval_trial(rng: np.random.Generator, distribution: str, learner: str,
-                   n_values: Sequence[int], alpha: float = 0.05, n_fresh: int = 50_000,
-                   settings: Mapping[str, Mapping[str, Any]] | None = None) -> np.ndarray:
+
+def interval_trial(
+    rng: np.random.Generator,
+    distribution: str,
+    learner: str,
+    n_values: Sequence[int],
+    alpha: float = 0.05,
+    n_fresh: int = 50_000,
+    settings: Mapping[str, Mapping[str, Any]] | None = None,
+) -> np.ndarray:
     """One repetition: every interval at every ``n`` on a fresh data set.
 
     Parameters
@@ -292,28 +305,52 @@ def interval_trial(rng: np.random.Generator, distribution: str, learner: str,
         n_test = round(ho["test_size"] * n)
         ((train, _),) = _random_splits(y, 1, n_test, "zero_one", _rng(seed))
         ho_risk, ho_se = risk(clone(est).fit(X[train], y[train]))
-        results = [holdout_interval(est, X, y, method="wald", alpha=alpha, random_state=seed,
-                                    **ho),
-                   holdout_interval(est, X, y, alpha=alpha, random_state=seed, **ho)]
-        for fn, key in ((cv_wald_interval, "cv_wald"), (corrected_t_interval, "corrected_t"),
-                        (conservative_z_interval, "conservative_z"),
-                        (nested_cv_interval, "nested_cv")):
-            results.append(fn(est, X, y, alpha=alpha, **cfg[key],
-                              random_state=int(rng.integers(0, 2**31 - 1))))
+        results = [
+            holdout_interval(est, X, y, method="wald", alpha=alpha, random_state=seed, **ho),
+            holdout_interval(est, X, y, alpha=alpha, random_state=seed, **ho),
+        ]
+        for fn, key in (
+            (cv_wald_interval, "cv_wald"),
+            (corrected_t_interval, "corrected_t"),
+            (conservative_z_interval, "conservative_z"),
+            (nested_cv_interval, "nested_cv"),
+        ):
+            results.append(
+                fn(est, X, y, alpha=alpha, **cfg[key], random_state=int(rng.integers(0, 2**31 - 1)))
+            )
         for r in results:
-            own, own_se = (ho_risk, ho_se) if r.method.startswith("holdout") else (full_risk,
-                                                                                 full_se)
-            rows.append((n, _METHODS.index(r.method), r.estimate, r.lower, r.upper, r.n_fits,
-                         own, full_risk, max(own_se, full_se)))
+            own, own_se = (
+                (ho_risk, ho_se) if r.method.startswith("holdout") else (full_risk, full_se)
+            )
+            rows.append(
+                (
+                    n,
+                    _METHODS.index(r.method),
+                    r.estimate,
+                    r.lower,
+                    r.upper,
+                    r.n_fits,
+                    own,
+                    full_risk,
+                    max(own_se, full_se),
+                )
+            )
     return np.array(rows, dtype=float)
 
 
-def run_intervals(distribution: str = "twonorm", learner: str = "lda",
-                  n_values: Sequence[int] = (100,), n_repeats: int = 100, alpha: float = 0.05,
-                  n_fresh: int = 50_000, settings: Mapping | None = None,
-                  random_state: int | None = 0, n_jobs: int | None = None,
-                  progress: bool = False, checkpoint: str | os.PathLike | None = None
-                  ) -> dict[str, np.ndarray]:
+def run_intervals(
+    distribution: str = "twonorm",
+    learner: str = "lda",
+    n_values: Sequence[int] = (100,),
+    n_repeats: int = 100,
+    alpha: float = 0.05,
+    n_fresh: int = 50_000,
+    settings: Mapping | None = None,
+    random_state: int | None = 0,
+    n_jobs: int | None = None,
+    progress: bool = False,
+    checkpoint: str | os.PathLike | None = None,
+) -> dict[str, np.ndarray]:
     """Run :func:`interval_trial` on ``n_repeats`` independent data sets.
 
     Returns
@@ -334,20 +371,36 @@ def run_intervals(distribution: str = "twonorm", learner: str = "lda",
     n_values = [check_int(v, "n_values", minimum=20) for v in n_values]
     n_repeats = check_int(n_repeats, "n_repeats", minimum=1)
     alpha = float(check_open_unit(alpha, "alpha", scalar=True))
-    results = repeat(interval_trial, n_repeats, random_state=random_state, n_jobs=n_jobs,
-                     progress=progress, desc=f"intervals {distribution}/{learner}",
-                     checkpoint=checkpoint, distribution=distribution, learner=learner,
-                     n_values=n_values, alpha=alpha, n_fresh=n_fresh,
-                     settings=None if settings is None else dict(settings))
+    results = repeat(
+        interval_trial,
+        n_repeats,
+        random_state=random_state,
+        n_jobs=n_jobs,
+        progress=progress,
+        desc=f"intervals {distribution}/{learner}",
+        checkpoint=checkpoint,
+        distribution=distribution,
+        learner=learner,
+        n_values=n_values,
+        alpha=alpha,
+        n_fresh=n_fresh,
+        settings=None if settings is None else dict(settings),
+    )
     table = np.concatenate(results)
     reps = np.concatenate([np.full(len(r), i) for i, r in enumerate(results)])
     m = len(table)
     return {
-        "distribution": np.full(m, distribution), "learner": np.full(m, learner),
-        "repeat": reps.astype(int), "n": table[:, 0].astype(int),
+        "distribution": np.full(m, distribution),
+        "learner": np.full(m, learner),
+        "repeat": reps.astype(int),
+        "n": table[:, 0].astype(int),
         "method": np.array(_METHODS)[table[:, 1].astype(int)],
-        "estimate": table[:, 2], "lower": table[:, 3], "upper": table[:, 4],
-        "n_fits": table[:, 5].astype(int), "risk": table[:, 6], "risk_full": table[:, 7],
+        "estimate": table[:, 2],
+        "lower": table[:, 3],
+        "upper": table[:, 4],
+        "n_fits": table[:, 5].astype(int),
+        "risk": table[:, 6],
+        "risk_full": table[:, 7],
         "risk_se": table[:, 8],
     }
 
@@ -357,8 +410,9 @@ def _cp(k: int, n: int, alpha: float = 0.05) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
-def summarize_intervals(records: Mapping[str, np.ndarray],
-                        coverage_alpha: float = 0.05) -> list[dict[str, Any]]:
+def summarize_intervals(
+    records: Mapping[str, np.ndarray], coverage_alpha: float = 0.05
+) -> list[dict[str, Any]]:
     """Coverage of each target, with its Clopper--Pearson interval, mean width and cost.
 
     The expected risk of the learner at the target's training size is the
@@ -384,8 +438,10 @@ def summarize_intervals(records: Mapping[str, np.ndarray],
     """
     keys = ("distribution", "learner", "n", "method")
     cols = {k: np.asarray(records[k]) for k in records}
-    groups = sorted({tuple(v[i] for v in (cols[k] for k in keys)) for i in range(len(cols["n"]))},
-                    key=lambda g: (g[0], g[1], int(g[2]), _METHODS.index(g[3])))
+    groups = sorted(
+        {tuple(v[i] for v in (cols[k] for k in keys)) for i in range(len(cols["n"]))},
+        key=lambda g: (g[0], g[1], int(g[2]), _METHODS.index(g[3])),
+    )
     out = []
     for g in groups:
         sel = np.ones(len(cols["n"]), dtype=bool)
@@ -398,24 +454,34 @@ def summarize_intervals(records: Mapping[str, np.ndarray],
         expc = int(np.sum((lo <= expected) & (expected <= hi)))
         c_lo, c_hi = _cp(cond, R, coverage_alpha)
         e_lo, e_hi = _cp(expc, R, coverage_alpha)
-        out.append({
-            "distribution": str(g[0]), "learner": str(g[1]), "n": int(g[2]),
-            "method": str(g[3]), "n_repeats": R,
-            "cover_conditional": cond / R, "cover_conditional_lo": c_lo,
-            "cover_conditional_hi": c_hi,
-            "cover_expected": expc / R, "cover_expected_lo": e_lo, "cover_expected_hi": e_hi,
-            "below_expected": float(np.mean(hi < expected)),
-            "width": float(np.mean(hi - lo)), "n_fits": float(np.mean(cols["n_fits"][sel])),
-            "expected": expected,
-            "expected_se": float(risk.std(ddof=1) / np.sqrt(R)) if R > 1 else float("nan"),
-            "estimate_mean": float(np.mean(cols["estimate"][sel])),
-            "risk_se_max": float(np.max(cols["risk_se"][sel])),
-        })
+        out.append(
+            {
+                "distribution": str(g[0]),
+                "learner": str(g[1]),
+                "n": int(g[2]),
+                "method": str(g[3]),
+                "n_repeats": R,
+                "cover_conditional": cond / R,
+                "cover_conditional_lo": c_lo,
+                "cover_conditional_hi": c_hi,
+                "cover_expected": expc / R,
+                "cover_expected_lo": e_lo,
+                "cover_expected_hi": e_hi,
+                "below_expected": float(np.mean(hi < expected)),
+                "width": float(np.mean(hi - lo)),
+                "n_fits": float(np.mean(cols["n_fits"][sel])),
+                "expected": expected,
+                "expected_se": float(risk.std(ddof=1) / np.sqrt(R)) if R > 1 else float("nan"),
+                "estimate_mean": float(np.mean(cols["estimate"][sel])),
+                "risk_se_max": float(np.max(cols["risk_se"][sel])),
+            }
+        )
     return out
 
 
-def coverage_hits(records: Mapping[str, np.ndarray], method: str, target: str,
-                  **where: Any) -> np.ndarray:
+def coverage_hits(
+    records: Mapping[str, np.ndarray], method: str, target: str, **where: Any
+) -> np.ndarray:
     """Whether each interval of ``method`` covered ``target``, one entry per data set.
 
     Parameters
@@ -452,15 +518,22 @@ def coverage_hits(records: Mapping[str, np.ndarray], method: str, target: str,
     if not sel.any():
         raise ValueError(f"no record of method {method!r} with {where}")
     idx = np.flatnonzero(sel)
-    order = np.lexsort((cols["repeat"][idx], cols["n"][idx], cols["learner"][idx],
-                        cols["distribution"][idx]))
+    order = np.lexsort(
+        (cols["repeat"][idx], cols["n"][idx], cols["learner"][idx], cols["distribution"][idx])
+    )
     idx = idx[order]
     lo, hi, risk = cols["lower"][idx], cols["upper"][idx], cols["risk"][idx]
     if target == "conditional":
         return (lo <= risk) & (risk <= hi)
     # the expected risk of each (distribution, learner, n) group: the mean of its risks
-    keys = np.array([f"{d}|{lr}|{n}" for d, lr, n in zip(
-        cols["distribution"][idx], cols["learner"][idx], cols["n"][idx], strict=True)])
+    keys = np.array(
+        [
+            f"{d}|{lr}|{n}"
+            for d, lr, n in zip(
+                cols["distribution"][idx], cols["learner"][idx], cols["n"][idx], strict=True
+            )
+        ]
+    )
     expected = np.empty(len(idx))
     for key in np.unique(keys):
         expected[keys == key] = risk[keys == key].mean()
@@ -500,15 +573,17 @@ def paired_variance_test(x: Any, y: Any) -> tuple[float, float]:
     """
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if x.shape != y.shape or x.ndim != 1 or x.size < 3:
-        raise ValueError(f"x and y must be paired 1-d arrays of at least 3 entries, got "
-                         f"{x.shape} and {y.shape}")
+        raise ValueError(
+            f"x and y must be paired 1-d arrays of at least 3 entries, got {x.shape} and {y.shape}"
+        )
     r = float(np.corrcoef(x + y, x - y)[0, 1])
     t = r * np.sqrt((x.size - 2) / max(1 - r * r, 1e-300))
     return float(x.var(ddof=1) / y.var(ddof=1)), float(t)
 
 
-def format_interval_table(summary: Sequence[Mapping[str, Any]], methods: Sequence[str] | None
-                          = None, digits: int = 2) -> str:
+def format_interval_table(
+    summary: Sequence[Mapping[str, Any]], methods: Sequence[str] | None = None, digits: int = 2
+) -> str:
     """A markdown table of :func:`summarize_intervals` rows: coverage of each target, width, fits.
 
     Examples
@@ -521,9 +596,11 @@ def format_interval_table(summary: Sequence[Mapping[str, Any]], methods: Sequenc
     ['0.90 [0.55, 1.00]', '1.00 [0.69, 1.00]']
     """
     names = {"lda": "LDA", "logreg": "logistic regression", "svm": "RBF SVM"}
-    lines = ["| distribution | learner | $m$ | interval | covers $L(f)$ [95% CP] | "
-             "covers expected risk [95% CP] | mean width | fits |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| distribution | learner | $m$ | interval | covers $L(f)$ [95% CP] | "
+        "covers expected risk [95% CP] | mean width | fits |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for r in summary:
         if methods is not None and r["method"] not in methods:
             continue
@@ -533,7 +610,8 @@ def format_interval_table(summary: Sequence[Mapping[str, Any]], methods: Sequenc
             f"{r['cover_conditional']:.{digits}f} [{r['cover_conditional_lo']:.{digits}f}, "
             f"{r['cover_conditional_hi']:.{digits}f}] | "
             f"{r['cover_expected']:.{digits}f} [{r['cover_expected_lo']:.{digits}f}, "
-            f"{r['cover_expected_hi']:.{digits}f}] | {r['width']:.3f} | {r['n_fits']:.0f} |")
+            f"{r['cover_expected_hi']:.{digits}f}] | {r['width']:.3f} | {r['n_fits']:.0f} |"
+        )
     return "\n".join(lines)
 
 
@@ -548,18 +626,22 @@ def format_comparison_table(summary: Sequence[Mapping[str, Any]], digits: int = 
     '0.050 [0.016, 0.113]'
     """
     cases = {"null": "equal expected risks", "difference": "a known difference"}
-    lines = ["| case | $m$ | test | rejects at 5% [95% CP] | risk A − risk B ± SE | fits |",
-             "|---|---|---|---|---|---|"]
+    lines = [
+        "| case | $m$ | test | rejects at 5% [95% CP] | risk A − risk B ± SE | fits |",
+        "|---|---|---|---|---|---|",
+    ]
     for r in summary:
         lines.append(
             f"| {cases[r['case']]} | {r['n']} | {COMPARISON_METHODS[r['test']]} | "
             f"{r['reject']:.{digits}f} [{r['reject_lo']:.{digits}f}, {r['reject_hi']:.{digits}f}]"
-            f" | {r['gap']:.{digits}f} ± {r['gap_se']:.{digits}f} | {r['n_fits']:.0f} |")
+            f" | {r['gap']:.{digits}f} ± {r['gap_se']:.{digits}f} | {r['n_fits']:.0f} |"
+        )
     return "\n".join(lines)
 
 
-def rejections(records: Mapping[str, np.ndarray], test: str, alpha: float = 0.05,
-               **where: Any) -> np.ndarray:
+def rejections(
+    records: Mapping[str, np.ndarray], test: str, alpha: float = 0.05, **where: Any
+) -> np.ndarray:
     """Whether ``test`` rejected at level ``alpha``, one entry per data set (paired order).
 
     Examples
@@ -590,8 +672,9 @@ CASES: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
 _TESTS = list(COMPARISON_METHODS)
 
 
-def comparison_trial(rng: np.random.Generator, n_values: Sequence[int], case: str,
-                     mcnemar_test_size: float = 0.3) -> np.ndarray:
+def comparison_trial(
+    rng: np.random.Generator, n_values: Sequence[int], case: str, mcnemar_test_size: float = 0.3
+) -> np.ndarray:
     """One repetition of the comparison study on twonorm: every test at every ``n``.
 
     Returns
@@ -614,8 +697,7 @@ def comparison_trial(rng: np.random.Generator, n_values: Sequence[int], case: st
     rows = []
     for n in n_values:
         X, y = dist.sample(int(n), random_state=int(rng.integers(0, 2**31 - 1)))
-        gap = (true_risk(clone(est_a).fit(X, y), dist)
-               - true_risk(clone(est_b).fit(X, y), dist))
+        gap = true_risk(clone(est_a).fit(X, y), dist) - true_risk(clone(est_b).fit(X, y), dist)
         halves = five_by_two_splits(y, random_state=int(rng.integers(0, 2**31 - 1)))
         p = _differences_5x2(est_a, est_b, X, y, "zero_one", halves)
         _, p_t = ttest_5x2cv_from_differences(p)
@@ -627,20 +709,28 @@ def comparison_trial(rng: np.random.Generator, n_values: Sequence[int], case: st
         # the McNemar null is about the two fitted models it compares: record their gap
         n_test = round(mcnemar_test_size * n)
         ((train, _),) = _random_splits(y, 1, n_test, "zero_one", _rng(seed))
-        mc_gap = (true_risk(clone(est_a).fit(X[train], y[train]), dist)
-                  - true_risk(clone(est_b).fit(X[train], y[train]), dist))
+        mc_gap = true_risk(clone(est_a).fit(X[train], y[train]), dist) - true_risk(
+            clone(est_b).fit(X[train], y[train]), dist
+        )
         rows.append((n, _TESTS.index("mcnemar"), mc.difference, mc.p_value, mc_gap, 2))
-        ct = corrected_paired_ttest(est_a, est_b, X, y,
-                                    random_state=int(rng.integers(0, 2**31 - 1)))
-        rows.append((n, _TESTS.index("corrected_paired_t"), ct.difference, ct.p_value, gap,
-                     ct.n_fits))
+        ct = corrected_paired_ttest(
+            est_a, est_b, X, y, random_state=int(rng.integers(0, 2**31 - 1))
+        )
+        rows.append(
+            (n, _TESTS.index("corrected_paired_t"), ct.difference, ct.p_value, gap, ct.n_fits)
+        )
     return np.array(rows, dtype=float)
 
 
-def run_comparisons(case: str = "null", n_values: Sequence[int] = (100,),
-                    n_repeats: int = 200, random_state: int | None = 0,
-                    n_jobs: int | None = None, progress: bool = False,
-                    checkpoint: str | os.PathLike | None = None) -> dict[str, np.ndarray]:
+def run_comparisons(
+    case: str = "null",
+    n_values: Sequence[int] = (100,),
+    n_repeats: int = 200,
+    random_state: int | None = 0,
+    n_jobs: int | None = None,
+    progress: bool = False,
+    checkpoint: str | os.PathLike | None = None,
+) -> dict[str, np.ndarray]:
     """Run :func:`comparison_trial` on ``n_repeats`` data sets.
 
     Examples
@@ -653,19 +743,35 @@ def run_comparisons(case: str = "null", n_values: Sequence[int] = (100,),
         raise ValueError(f"case must be one of {list(CASES)}, got {case!r}")
     n_values = [check_int(v, "n_values", minimum=20) for v in n_values]
     n_repeats = check_int(n_repeats, "n_repeats", minimum=1)
-    results = repeat(comparison_trial, n_repeats, random_state=random_state, n_jobs=n_jobs,
-                     progress=progress, desc=f"comparisons ({case})", checkpoint=checkpoint,
-                     n_values=n_values, case=case)
+    results = repeat(
+        comparison_trial,
+        n_repeats,
+        random_state=random_state,
+        n_jobs=n_jobs,
+        progress=progress,
+        desc=f"comparisons ({case})",
+        checkpoint=checkpoint,
+        n_values=n_values,
+        case=case,
+    )
     table = np.concatenate(results)
     reps = np.concatenate([np.full(len(r), i) for i, r in enumerate(results)])
     m = len(table)
-    return {"case": np.full(m, case), "repeat": reps.astype(int), "n": table[:, 0].astype(int),
-            "test": np.array(_TESTS)[table[:, 1].astype(int)], "difference": table[:, 2],
-            "p_value": table[:, 3], "gap": table[:, 4], "n_fits": table[:, 5].astype(int)}
+    return {
+        "case": np.full(m, case),
+        "repeat": reps.astype(int),
+        "n": table[:, 0].astype(int),
+        "test": np.array(_TESTS)[table[:, 1].astype(int)],
+        "difference": table[:, 2],
+        "p_value": table[:, 3],
+        "gap": table[:, 4],
+        "n_fits": table[:, 5].astype(int),
+    }
 
 
-def summarize_comparisons(records: Mapping[str, np.ndarray], alpha: float = 0.05,
-                          coverage_alpha: float = 0.05) -> list[dict[str, Any]]:
+def summarize_comparisons(
+    records: Mapping[str, np.ndarray], alpha: float = 0.05, coverage_alpha: float = 0.05
+) -> list[dict[str, Any]]:
     """Rejection rate of each test at level ``alpha``, with its Clopper--Pearson interval.
 
     Returns
@@ -683,19 +789,33 @@ def summarize_comparisons(records: Mapping[str, np.ndarray], alpha: float = 0.05
     """
     cols = {k: np.asarray(v) for k, v in records.items()}
     out = []
-    groups = sorted({(str(c), int(n), str(t)) for c, n, t in
-                     zip(cols["case"], cols["n"], cols["test"], strict=True)},
-                    key=lambda g: (list(CASES).index(g[0]), g[1], _TESTS.index(g[2])))
+    groups = sorted(
+        {
+            (str(c), int(n), str(t))
+            for c, n, t in zip(cols["case"], cols["n"], cols["test"], strict=True)
+        },
+        key=lambda g: (list(CASES).index(g[0]), g[1], _TESTS.index(g[2])),
+    )
     for case, n, test in groups:
         sel = (cols["case"] == case) & (cols["n"] == n) & (cols["test"] == test)
         R = int(sel.sum())
         k = int(np.sum(cols["p_value"][sel] < alpha))
         lo, hi = _cp(k, R, coverage_alpha)
         gap = cols["gap"][sel]
-        out.append({"case": case, "n": n, "test": test, "n_repeats": R, "reject": k / R,
-                    "reject_lo": lo, "reject_hi": hi, "gap": float(gap.mean()),
-                    "gap_se": float(gap.std(ddof=1) / np.sqrt(R)) if R > 1 else float("nan"),
-                    "n_fits": float(cols["n_fits"][sel].mean())})
+        out.append(
+            {
+                "case": case,
+                "n": n,
+                "test": test,
+                "n_repeats": R,
+                "reject": k / R,
+                "reject_lo": lo,
+                "reject_hi": hi,
+                "gap": float(gap.mean()),
+                "gap_se": float(gap.std(ddof=1) / np.sqrt(R)) if R > 1 else float("nan"),
+                "n_fits": float(cols["n_fits"][sel].mean()),
+            }
+        )
     return out
 
 
@@ -705,8 +825,9 @@ def summarize_comparisons(records: Mapping[str, np.ndarray], alpha: float = 0.05
 _KINDS = {"U": str, "i": int, "f": float}
 
 
-def save_record(path: str | os.PathLike, records: Mapping[str, np.ndarray],
-                meta: Mapping[str, Any]) -> None:
+def save_record(
+    path: str | os.PathLike, records: Mapping[str, np.ndarray], meta: Mapping[str, Any]
+) -> None:
     """Write ``records`` as ``<path>.csv.gz`` (exact floats) and ``meta`` as ``<path>.json``.
 
     Both are written atomically (:func:`cvbook.provenance.atomic_write`).
@@ -726,8 +847,12 @@ def save_record(path: str | os.PathLike, records: Mapping[str, np.ndarray],
     header = [f"{k}:{v.dtype.kind if v.dtype.kind in 'if' else 'U'}" for k, v in columns.items()]
     lines = [",".join(header)]
     for row in zip(*(v.tolist() for v in columns.values()), strict=True):
-        lines.append(",".join(repr(float(v)) if h.endswith(":f") else str(v)
-                              for h, v in zip(header, row, strict=True)))
+        lines.append(
+            ",".join(
+                repr(float(v)) if h.endswith(":f") else str(v)
+                for h, v in zip(header, row, strict=True)
+            )
+        )
     text = "\n".join(lines) + "\n"
 
     def write_gz(tmp: str) -> None:
@@ -754,8 +879,10 @@ def load_record(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[st
     header = [h.split(":") for h in lines[0].split(",")]
     rows = [line.split(",") for line in lines[1:]]
     dtypes = {"U": str, "i": np.int64, "f": np.float64}
-    records = {key: np.array([_KINDS[kind](r[j]) for r in rows], dtype=dtypes[kind])
-               for j, (key, kind) in enumerate(header)}
+    records = {
+        key: np.array([_KINDS[kind](r[j]) for r in rows], dtype=dtypes[kind])
+        for j, (key, kind) in enumerate(header)
+    }
     meta = json.loads((path.parent / f"{path.name}.json").read_text())
     return records, meta
 
@@ -799,15 +926,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m cvbook.runs.intervals",
         description="Coverage of the risk intervals and error rates of the learner "
-                    "comparisons of chapter 7, on distributions with known risk.")
+        "comparisons of chapter 7, on distributions with known risk.",
+    )
     parser.add_argument("--out", default="results/intervals", help="output folder")
     parser.add_argument("--seed", type=int, default=2028)
-    parser.add_argument("--scale", type=float, default=1.0,
-                        help="multiply every number of data sets of the plan (at least 2 each)")
-    parser.add_argument("--designs", nargs="+", default=None,
-                        help="distribution/learner pairs of the plan to run (default: all)")
-    parser.add_argument("--n-fresh", type=int, default=20_000,
-                        help="fresh points for a risk that is not exact")
+    parser.add_argument(
+        "--scale",
+        type=float,
+        default=1.0,
+        help="multiply every number of data sets of the plan (at least 2 each)",
+    )
+    parser.add_argument(
+        "--designs",
+        nargs="+",
+        default=None,
+        help="distribution/learner pairs of the plan to run (default: all)",
+    )
+    parser.add_argument(
+        "--n-fresh", type=int, default=20_000, help="fresh points for a risk that is not exact"
+    )
     parser.add_argument("--n-jobs", type=int, default=1)
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
@@ -822,7 +959,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         plan["coverage"] = {k: v for k, v in plan["coverage"].items() if k in args.designs}
     for block in [*plan["coverage"].values(), plan["comparison"]]:
         block["n_repeats"] = max(2, round(block["n_repeats"] * args.scale))
-    commit, dirty = git_commit(), git_dirty()   # the code that runs: read before the run
+    commit, dirty = git_commit(), git_dirty()  # the code that runs: read before the run
     start, cpu_start = time.time(), time.process_time()
     parts_dir = out / "parts"
     resumed: dict[str, int] = {}
@@ -837,43 +974,76 @@ def main(argv: Sequence[str] | None = None) -> int:
         ck = parts_dir / name
         resumed[name] = len(saved_repetitions(ck))
         t0 = time.time()
-        with threadpool_limits(1):   # one BLAS thread per worker: no oversubscription
+        with threadpool_limits(1):  # one BLAS thread per worker: no oversubscription
             if kind == "comparison":
                 block = plan["comparison"]
-                comps.append(run_comparisons(what, block["n_values"], block["n_repeats"],
-                                             random_state=args.seed + 100 + list(CASES).index(what),
-                                             n_jobs=args.n_jobs, progress=not args.no_progress,
-                                             checkpoint=ck))
+                comps.append(
+                    run_comparisons(
+                        what,
+                        block["n_values"],
+                        block["n_repeats"],
+                        random_state=args.seed + 100 + list(CASES).index(what),
+                        n_jobs=args.n_jobs,
+                        progress=not args.no_progress,
+                        checkpoint=ck,
+                    )
+                )
             else:
                 block = plan["coverage"][part]
                 seed = args.seed + list(LONG_RUN["coverage"]).index(part)
-                pieces.append(run_intervals(kind, what, block["n_values"], block["n_repeats"],
-                                            n_fresh=args.n_fresh, random_state=seed,
-                                            n_jobs=args.n_jobs, progress=not args.no_progress,
-                                            checkpoint=ck))
+                pieces.append(
+                    run_intervals(
+                        kind,
+                        what,
+                        block["n_values"],
+                        block["n_repeats"],
+                        n_fresh=args.n_fresh,
+                        random_state=seed,
+                        n_jobs=args.n_jobs,
+                        progress=not args.no_progress,
+                        checkpoint=ck,
+                    )
+                )
         timings[name] = round(time.time() - t0, 1)
     coverage, comparison = _concat(pieces), _concat(comps)
     provenance = {
-        "command": "python -m cvbook.runs.intervals " + " ".join(
-            sys.argv[1:] if argv is None else list(argv)),
-        "parameters": {"seed": args.seed, "plan": plan, "scale": args.scale,
-                       "settings": SETTINGS, "alpha": 0.05, "n_fresh": args.n_fresh,
-                       "comparison_cases": {k: [list(v[0]), list(v[1])]
-                                            for k, v in CASES.items()}},
-        "versions": package_versions(), "commit": commit, "uncommitted_package_files": dirty,
-        "wall_time_s": round(time.time() - start, 1), "wall_time_by_part_s": timings,
-        "cpu_time_s": round(time.process_time() - cpu_start, 1),   # this process (n_jobs=1)
-        "cpu_count": os.cpu_count(), "n_jobs": args.n_jobs,
-        "repetitions_resumed": resumed,   # done by an earlier, interrupted run (not timed here)
+        "command": "python -m cvbook.runs.intervals "
+        + " ".join(sys.argv[1:] if argv is None else list(argv)),
+        "parameters": {
+            "seed": args.seed,
+            "plan": plan,
+            "scale": args.scale,
+            "settings": SETTINGS,
+            "alpha": 0.05,
+            "n_fresh": args.n_fresh,
+            "comparison_cases": {k: [list(v[0]), list(v[1])] for k, v in CASES.items()},
+        },
+        "versions": package_versions(),
+        "commit": commit,
+        "uncommitted_package_files": dirty,
+        "wall_time_s": round(time.time() - start, 1),
+        "wall_time_by_part_s": timings,
+        "cpu_time_s": round(time.process_time() - cpu_start, 1),  # this process (n_jobs=1)
+        "cpu_count": os.cpu_count(),
+        "n_jobs": args.n_jobs,
+        "repetitions_resumed": resumed,  # done by an earlier, interrupted run (not timed here)
         "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
-    save_record(out / "coverage", coverage,
-                {"provenance": provenance, "summary": summarize_intervals(coverage)})
-    save_record(out / "comparison", comparison,
-                {"provenance": provenance, "summary": summarize_comparisons(comparison)})
-    shutil.rmtree(parts_dir)   # the records are on disk: the checkpoints are not needed
-    print(f"wrote {out}/coverage.* and {out}/comparison.* in {provenance['wall_time_s']} s",
-          file=sys.stderr)
+    save_record(
+        out / "coverage",
+        coverage,
+        {"provenance": provenance, "summary": summarize_intervals(coverage)},
+    )
+    save_record(
+        out / "comparison",
+        comparison,
+        {"provenance": provenance, "summary": summarize_comparisons(comparison)},
+    )
+    shutil.rmtree(parts_dir)  # the records are on disk: the checkpoints are not needed
+    print(
+        f"wrote {out}/coverage.* and {out}/comparison.* in {provenance['wall_time_s']} s",
+        file=sys.stderr,
+    )
     return 0
 
 
