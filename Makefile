@@ -40,7 +40,7 @@ book: install mathjax  ## execute every chapter and render the website into _bui
 lab: install  ## open the chapters in JupyterLab (numbers and figures render after Run All)
 	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) chapters/
 
-test: install lint unit nbval papermill build browser  ## every check CI runs
+test: install lint unit unit-min nbval papermill build browser  ## every check CI runs
 	@echo "--- wall times ---"; cat $(TIMES)
 
 # Lint and format (ruff), and no committed chapter carries volatile execution metadata.
