@@ -126,7 +126,7 @@ claims: install  ## every chapter at its default size under 3 other seeds: the c
 DATA_HOME ?=
 
 sweep: install  ## Table 1 of Anguita et al.: 13 data sets x 10 realisations, resumable
-	$(BIN)/python -m cvbook.sweep --out results/table1 --n-jobs 2 $(if $(DATA_HOME),--data-home $(DATA_HOME))
+	$(BIN)/python -m cvbook.runs.table1 --out results/table1 --n-jobs 2 $(if $(DATA_HOME),--data-home $(DATA_HOME))
 
 coverage-run: install  ## the large coverage run behind chapter 6's committed figures
 	PYTHON=$(BIN)/python sh cvbook/runs/coverage_large.sh
