@@ -45,8 +45,10 @@ def _dedupe_scripts(app, pagename, templatename, context, doctree) -> None:
         return
     seen, unique = set(), []
     for js in scripts:
-        key = (str(getattr(js, "filename", js) or ""),
-               tuple(sorted((k, str(v)) for k, v in getattr(js, "attributes", {}).items())))
+        key = (
+            str(getattr(js, "filename", js) or ""),
+            tuple(sorted((k, str(v)) for k, v in getattr(js, "attributes", {}).items())),
+        )
         if key not in seen:
             seen.add(key)
             unique.append(js)
@@ -88,7 +90,8 @@ def _resolve_reexport(app, env, node, contnode):
     if canonical == target or not canonical.startswith("cvbook."):
         return None
     return env.get_domain("py").resolve_xref(
-        env, node["refdoc"], app.builder, node["reftype"], canonical, node, contnode)
+        env, node["refdoc"], app.builder, node["reftype"], canonical, node, contnode
+    )
 
 
 def _register_bibliography_style() -> None:
@@ -133,21 +136,22 @@ def _register_bibliography_style() -> None:
 DEFAULT_LAB_URL = "http://localhost:8888/lab/tree/"
 
 
-def add_local_lab(app, pagename: str, templatename: str, context: dict[str, Any],
-                  doctree) -> None:
+def add_local_lab(app, pagename: str, templatename: str, context: dict[str, Any], doctree) -> None:
     """Append the local JupyterLab link to the launch menu of a chapter page."""
     if not pagename.startswith("chapters/"):
         return
     for group in context.get("header_buttons", []):
         if isinstance(group, dict) and group.get("label") == "launch-buttons":
             base = app.config.cvbook_local_lab_url.rstrip("/") + "/"
-            group["buttons"].append({
-                "type": "link",
-                "text": "JupyterLab (local)",
-                "tooltip": "Open in your own JupyterLab (started by make lab)",
-                "icon": "fas fa-laptop-code",
-                "url": base + pagename[len("chapters/"):] + ".ipynb",
-            })
+            group["buttons"].append(
+                {
+                    "type": "link",
+                    "text": "JupyterLab (local)",
+                    "tooltip": "Open in your own JupyterLab (started by make lab)",
+                    "icon": "fas fa-laptop-code",
+                    "url": base + pagename[len("chapters/") :] + ".ipynb",
+                }
+            )
 
 
 def setup(app) -> dict[str, Any]:

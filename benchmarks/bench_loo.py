@@ -77,7 +77,7 @@ def tmin_interleaved(funcs: dict, repeats: int) -> dict:
     Interleaving makes a burst of load on the shared machine hit every
     function alike, so that their ratios stay honest.
     """
-    for func in funcs.values():          # warm-up round, not timed (first-call costs)
+    for func in funcs.values():  # warm-up round, not timed (first-call costs)
         func()
     best = {name: np.inf for name in funcs}
     for _ in range(repeats):
@@ -104,7 +104,7 @@ def brute_force(K, y, points):
         train = np.delete(np.arange(m), i)
         model = KernelRidge(alpha=ALPHA, kernel="precomputed")
         model.fit(K[np.ix_(train, train)], y[train])
-        preds[j] = model.predict(K[i:i + 1, train])[0]
+        preds[j] = model.predict(K[i : i + 1, train])[0]
     return preds, (CLOCK() - start) / len(points)
 
 
@@ -114,25 +114,30 @@ def timings(K, y, repeats):
     B = np.array(K.T, order="F")
     B.flat[:: m + 1] += ALPHA
     L, _ = lapack.dpotrf(B, lower=1, clean=1)
-    return tmin_interleaved({
-        "fit": lambda: KernelRidge(alpha=ALPHA, kernel="precomputed").fit(K, y),
-        "loo1": lambda: kernel_ridge_loo_predictions(K, y, ALPHA),
-        "grid": lambda: kernel_ridge_loo_predictions(K, y, GRID),
-        "checks": lambda: _check_kernel_problem(K, y, ALPHA),
-        "solve": lambda: scipy.linalg.solve(B, y, assume_a="pos"),
-        "potrf": lambda: lapack.dpotrf(B, lower=1, clean=1),
-        "trtri": lambda: lapack.dtrtri(L, lower=1),
-        "eigh": lambda: np.linalg.eigh(K),
-    }, repeats)
+    return tmin_interleaved(
+        {
+            "fit": lambda: KernelRidge(alpha=ALPHA, kernel="precomputed").fit(K, y),
+            "loo1": lambda: kernel_ridge_loo_predictions(K, y, ALPHA),
+            "grid": lambda: kernel_ridge_loo_predictions(K, y, GRID),
+            "checks": lambda: _check_kernel_problem(K, y, ALPHA),
+            "solve": lambda: scipy.linalg.solve(B, y, assume_a="pos"),
+            "potrf": lambda: lapack.dpotrf(B, lower=1, clean=1),
+            "trtri": lambda: lapack.dtrtri(L, lower=1),
+            "eigh": lambda: np.linalg.eigh(K),
+        },
+        repeats,
+    )
 
 
 def provenance(args) -> dict:
     def git(*cmd):
         try:
-            return subprocess.run(["git", *cmd], cwd=ROOT, capture_output=True, text=True,
-                                  check=True).stdout.strip()
+            return subprocess.run(
+                ["git", *cmd], cwd=ROOT, capture_output=True, text=True, check=True
+            ).stdout.strip()
         except (OSError, subprocess.CalledProcessError):
             return None
+
     cpu = None
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -141,28 +146,38 @@ def provenance(args) -> dict:
                 break
     except OSError:
         pass
-    blas = [{k: info.get(k) for k in ("internal_api", "version", "num_threads")}
-            for info in threadpool_info()]
+    blas = [
+        {k: info.get(k) for k in ("internal_api", "version", "num_threads")}
+        for info in threadpool_info()
+    ]
     return {
         "script": "benchmarks/bench_loo.py",
         "command": " ".join([Path(sys.executable).name, *sys.argv]),
         "date_utc": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         "git_commit": git("rev-parse", "HEAD"),
         "python": platform.python_version(),
-        "numpy": np.__version__, "scipy": scipy.__version__, "sklearn": sklearn.__version__,
-        "blas": blas, "blas_threads_used": args.threads,
-        "cpu": cpu, "n_cpus": os.cpu_count(),
+        "numpy": np.__version__,
+        "scipy": scipy.__version__,
+        "sklearn": sklearn.__version__,
+        "blas": blas,
+        "blas_threads_used": args.threads,
+        "cpu": cpu,
+        "n_cpus": os.cpu_count(),
         "loadavg_at_start": list(os.getloadavg()),
         "repeats": args.repeats,
-        "alpha": ALPHA, "grid": {"n_alphas": len(GRID), "min": GRID[0], "max": GRID[-1]},
+        "alpha": ALPHA,
+        "grid": {"n_alphas": len(GRID), "min": GRID[0], "max": GRID[-1]},
         "kernel": "rbf, gamma=0.2, X ~ N(0, I_5), y = sin(x_1) + 0.3 N(0, 1)",
         "clock": "time.process_time (CPU seconds of this process)",
-        "brute_full": args.brute_full, "brute_points": args.brute_points,
-        "note": ("CPU seconds, minimum over interleaved repeats, on a shared 2-core machine; "
-                 f"brute force above {args.brute_full} points is m times the mean time of "
-                 f"{args.brute_points} timed refits (extrapolated, so its growth with m is one "
-                 "power of m more than a refit's by construction); up to that size all m "
-                 "refits are timed"),
+        "brute_full": args.brute_full,
+        "brute_points": args.brute_points,
+        "note": (
+            "CPU seconds, minimum over interleaved repeats, on a shared 2-core machine; "
+            f"brute force above {args.brute_full} points is m times the mean time of "
+            f"{args.brute_points} timed refits (extrapolated, so its growth with m is one "
+            "power of m more than a refit's by construction); up to that size all m "
+            "refits are timed"
+        ),
     }
 
 
@@ -171,10 +186,15 @@ def main(argv=None) -> dict:
     parser.add_argument("--sizes", type=int, nargs="+", default=[250, 500, 1000, 2000])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--brute-full", type=int, default=1000,
-                        help="run brute force in full up to this m")
-    parser.add_argument("--brute-points", type=int, default=40,
-                        help="refits timed above --brute-full (then extrapolated)")
+    parser.add_argument(
+        "--brute-full", type=int, default=1000, help="run brute force in full up to this m"
+    )
+    parser.add_argument(
+        "--brute-points",
+        type=int,
+        default=40,
+        help="refits timed above --brute-full (then extrapolated)",
+    )
     parser.add_argument("--out", default=str(ROOT / "results" / "benchmarks" / "loo_timings.json"))
     parser.add_argument("--no-save", action="store_true")
     args = parser.parse_args(argv)
@@ -195,7 +215,11 @@ def main(argv=None) -> dict:
             brute = per_refit * m
             err = float(np.max(np.abs(bf_pred - closed[points])) / np.max(np.abs(bf_pred)))
             row = {
-                "m": m, "fit": fit, "loo1": loo1, "grid": grid, "brute": brute,
+                "m": m,
+                "fit": fit,
+                "loo1": loo1,
+                "grid": grid,
+                "brute": brute,
                 "brute_extrapolated": bool(m > args.brute_full),
                 "brute_points_timed": len(points),
                 "brute_per_refit": per_refit,
@@ -207,27 +231,44 @@ def main(argv=None) -> dict:
     meta["loadavg_at_end"] = list(os.getloadavg())
 
     print()
-    print(f"Kernel ridge LOO, RBF kernel, alpha={ALPHA}, BLAS threads={args.threads}, CPU time, "
-          f"min of {args.repeats} runs. Ratios against one KernelRidge fit on all m points.")
-    print(f"{'m':>5} {'brute/closed':>13} {'LOO(1 alpha)/fit':>17} {'LOO(20 alphas)/fit':>19} "
-          f"{'max rel diff':>13}  brute force")
+    print(
+        f"Kernel ridge LOO, RBF kernel, alpha={ALPHA}, BLAS threads={args.threads}, CPU time, "
+        f"min of {args.repeats} runs. Ratios against one KernelRidge fit on all m points."
+    )
+    print(
+        f"{'m':>5} {'brute/closed':>13} {'LOO(1 alpha)/fit':>17} {'LOO(20 alphas)/fit':>19} "
+        f"{'max rel diff':>13}  brute force"
+    )
     for r in rows:
-        how = (f"extrapolated from {r['brute_points_timed']} refits" if r["brute_extrapolated"]
-               else "all m refits")
-        print(f"{r['m']:5d} {r['brute'] / r['loo1']:12.0f}x {r['loo1'] / r['fit']:16.2f}x "
-              f"{r['grid'] / r['fit']:18.2f}x {r['max_rel_diff_closed_vs_brute']:13.1e}  {how}")
+        how = (
+            f"extrapolated from {r['brute_points_timed']} refits"
+            if r["brute_extrapolated"]
+            else "all m refits"
+        )
+        print(
+            f"{r['m']:5d} {r['brute'] / r['loo1']:12.0f}x {r['loo1'] / r['fit']:16.2f}x "
+            f"{r['grid'] / r['fit']:18.2f}x {r['max_rel_diff_closed_vs_brute']:13.1e}  {how}"
+        )
     print()
-    print("Where the time goes (each piece / one fit; solve = scipy.linalg.solve(assume_a='pos'),"
-          " the solver inside KernelRidge.fit;")
-    print("potrf = bare Cholesky; trtri = inverse of the triangular factor; "
-          "eigh = eigendecomposition):")
-    print(f"{'m':>5} {'checks':>7} {'solve':>7} {'potrf':>7} {'trtri':>7} {'eigh':>7} "
-          f"{'grid - eigh':>12} {'LOO(1)/potrf':>13}")
+    print(
+        "Where the time goes (each piece / one fit; solve = scipy.linalg.solve(assume_a='pos'),"
+        " the solver inside KernelRidge.fit;"
+    )
+    print(
+        "potrf = bare Cholesky; trtri = inverse of the triangular factor; "
+        "eigh = eigendecomposition):"
+    )
+    print(
+        f"{'m':>5} {'checks':>7} {'solve':>7} {'potrf':>7} {'trtri':>7} {'eigh':>7} "
+        f"{'grid - eigh':>12} {'LOO(1)/potrf':>13}"
+    )
     for r in rows:
         p, f = r["pieces"], r["fit"]
-        print(f"{r['m']:5d} {p['checks'] / f:7.2f} {p['solve'] / f:7.2f} {p['potrf'] / f:7.2f} "
-              f"{p['trtri'] / f:7.2f} {p['eigh'] / f:7.2f} {(r['grid'] - p['eigh']) / f:12.2f} "
-              f"{r['loo1'] / p['potrf']:13.2f}")
+        print(
+            f"{r['m']:5d} {p['checks'] / f:7.2f} {p['solve'] / f:7.2f} {p['potrf'] / f:7.2f} "
+            f"{p['trtri'] / f:7.2f} {p['eigh'] / f:7.2f} {(r['grid'] - p['eigh']) / f:12.2f} "
+            f"{r['loo1'] / p['potrf']:13.2f}"
+        )
     print()
     targets = []
     for r in rows:

@@ -189,14 +189,24 @@ def check_int(name: str, value: Any, low: int | None = None, high: int | None = 
     cvbook.book.ParameterError: parameter 'm' must be an integer >= 10; got -5
     """
     allowed = "an integer" + _range_text(low, high)
-    if not _is_int(value) or (low is not None and value < low) or (
-            high is not None and value > high):
+    if (
+        not _is_int(value)
+        or (low is not None and value < low)
+        or (high is not None and value > high)
+    ):
         _fail(name, allowed, value)
     return int(value)
 
 
-def check_float(name: str, value: Any, low: float | None = None, high: float | None = None,
-                *, open_low: bool = False, open_high: bool = False) -> float:
+def check_float(
+    name: str,
+    value: Any,
+    low: float | None = None,
+    high: float | None = None,
+    *,
+    open_low: bool = False,
+    open_high: bool = False,
+) -> float:
     """Check that a parameter is a finite real number in a range and return it.
 
     Examples
@@ -247,30 +257,42 @@ def check_choice(name: str, value: Any, choices: Iterable[Any]) -> Any:
     return value
 
 
-def check_int_list(name: str, value: Any, low: int | None = None, high: int | None = None,
-                   *, min_len: int = 1) -> list[int]:
+def check_int_list(
+    name: str, value: Any, low: int | None = None, high: int | None = None, *, min_len: int = 1
+) -> list[int]:
     """Check that a parameter is a list of at least ``min_len`` integers in a range.
 
     Examples
     --------
     >>> check_int_list("test_sizes", [20, 100], low=1)
     [20, 100]
-    >>> check_int_list("test_sizes", [20, 0.5], low=1)
+    >>> check_int_list("sizes", [20, 0.5], low=1)
     Traceback (most recent call last):
     ...
-    cvbook.book.ParameterError: parameter 'test_sizes' must be a list of at least 1 integers >= 1; got [20, 0.5]
+    cvbook.book.ParameterError: parameter 'sizes' must be a list of at least 1 integers >= 1; ...
     """
     allowed = f"a list of at least {min_len} integers" + _range_text(low, high)
-    if not isinstance(value, (list, tuple)) or len(value) < min_len or not all(
-            _is_int(v) and (low is None or v >= low) and (high is None or v <= high)
-            for v in value):
+    if (
+        not isinstance(value, (list, tuple))
+        or len(value) < min_len
+        or not all(
+            _is_int(v) and (low is None or v >= low) and (high is None or v <= high) for v in value
+        )
+    ):
         _fail(name, allowed, value)
     return [int(v) for v in value]
 
 
-def check_float_list(name: str, value: Any, low: float | None = None,
-                     high: float | None = None, *, open_low: bool = False,
-                     open_high: bool = False, min_len: int = 1) -> list[float]:
+def check_float_list(
+    name: str,
+    value: Any,
+    low: float | None = None,
+    high: float | None = None,
+    *,
+    open_low: bool = False,
+    open_high: bool = False,
+    min_len: int = 1,
+) -> list[float]:
     """Check that a parameter is a list of at least ``min_len`` numbers in a range.
 
     Examples
@@ -283,11 +305,14 @@ def check_float_list(name: str, value: Any, low: float | None = None,
     out = []
     for v in value:
         try:
-            out.append(check_float(name, v, low, high, open_low=open_low,
-                                   open_high=open_high))
+            out.append(check_float(name, v, low, high, open_low=open_low, open_high=open_high))
         except ParameterError as err:
-            _fail(name, "a list of " + str(err).split(" must be ", 1)[1].split(";")[0]
-                  .replace("a number", "numbers"), value)
+            _fail(
+                name,
+                "a list of "
+                + str(err).split(" must be ", 1)[1].split(";")[0].replace("a number", "numbers"),
+                value,
+            )
     return out
 
 

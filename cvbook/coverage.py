@@ -108,6 +108,7 @@ _METHOD_INDEX = {name: i for i, name in enumerate(METHODS)}
 # --------------------------------------------------------------------------- #
 # Distributions, learners and true risks
 
+
 def make_distribution(name: str):
     """The distribution called ``name`` (one of :data:`DISTRIBUTIONS`).
 
@@ -193,19 +194,21 @@ def _risk(model, distribution, n_fresh: int, fresh_seed: int) -> float:
     rule = _linear_rule(model)
     if rule is not None and hasattr(distribution, "linear_rule_risk"):
         return float(distribution.linear_rule_risk(*rule))
-    return monte_carlo_risk(model, distribution, n=n_fresh, random_state=fresh_seed,
-                            batch_size=n_fresh)
+    return monte_carlo_risk(
+        model, distribution, n=n_fresh, random_state=fresh_seed, batch_size=n_fresh
+    )
 
 
-def _members_risk(search: CompleteKCV, k: int | None, distribution, n_fresh: int,
-                  fresh_seed: int) -> float:
+def _members_risk(
+    search: CompleteKCV, k: int | None, distribution, n_fresh: int, fresh_seed: int
+) -> float:
     """Risk of a member of F* (at ``k``) drawn at random: the mean member risk."""
-    return float(np.mean([_risk(m, distribution, n_fresh, fresh_seed)
-                          for m in search.members(k)]))
+    return float(np.mean([_risk(m, distribution, n_fresh, fresh_seed) for m in search.members(k)]))
 
 
 # --------------------------------------------------------------------------- #
 # One repetition
+
 
 def _check_values(values: Any, name: str, kind: str) -> list:
     """A non-empty 1-d list of levels in (0, 1) (``kind="delta"``) or of integers."""
@@ -222,24 +225,39 @@ def _check_values(values: Any, name: str, kind: str) -> list:
     return [check_int(v, name, minimum=minimum) for v in values]
 
 
-def _check_study(distribution: Any, n_values: Any, k_values: Any, delta_values: Any,
-                 estimator: Any, param_grid: Any, n_splits: Any, n_fresh: Any,
-                 tune_k: Any) -> tuple:
+def _check_study(
+    distribution: Any,
+    n_values: Any,
+    k_values: Any,
+    delta_values: Any,
+    estimator: Any,
+    param_grid: Any,
+    n_splits: Any,
+    n_fresh: Any,
+    tune_k: Any,
+) -> tuple:
     """The arguments shared by :func:`coverage_trial` and :func:`run_coverage`, checked."""
     if not callable(getattr(distribution, "sample", None)):
-        raise ArgumentTypeError("distribution must have a sample(m, random_state) method, "
-                                f"got {type(distribution).__name__}")
+        raise ArgumentTypeError(
+            "distribution must have a sample(m, random_state) method, "
+            f"got {type(distribution).__name__}"
+        )
     n_values = _check_values(n_values, "n_values", "n")
     k_values = _check_values(k_values, "k_values", "k")
     delta_values = _check_values(delta_values, "delta_values", "delta")
     for n in n_values:
         if n < 2 * max(k_values):
-            raise ValueError(f"n_values must be >= 2 * max(k_values) = {2 * max(k_values)}, "
-                             f"got {n}")
-    if not (callable(getattr(estimator, "fit", None))
-            and callable(getattr(estimator, "get_params", None))):
-        raise ArgumentTypeError("estimator must be a scikit-learn classifier (fit, "
-                                f"get_params), got {type(estimator).__name__}")
+            raise ValueError(
+                f"n_values must be >= 2 * max(k_values) = {2 * max(k_values)}, got {n}"
+            )
+    if not (
+        callable(getattr(estimator, "fit", None))
+        and callable(getattr(estimator, "get_params", None))
+    ):
+        raise ArgumentTypeError(
+            "estimator must be a scikit-learn classifier (fit, "
+            f"get_params), got {type(estimator).__name__}"
+        )
     if not isinstance(param_grid, Mapping):
         raise ArgumentTypeError(f"param_grid must be a dict of lists, got {param_grid!r}")
     n_splits = check_int(n_splits, "n_splits", minimum=1)
@@ -265,10 +283,18 @@ def _bound_of_row(cv_results: Mapping, row: int, delta: float) -> float:
     return float(np.mean(clopper_pearson_upper(ee, int(cv_results["n_ee"][row]), delta)))
 
 
-def coverage_trial(rng: np.random.Generator, distribution, n_values: Sequence[int],
-                   k_values: Sequence[int], delta_values: Sequence[float], estimator,
-                   param_grid: Mapping, n_splits: int = 5, n_fresh: int = 100_000,
-                   tune_k: bool = False) -> np.ndarray:
+def coverage_trial(
+    rng: np.random.Generator,
+    distribution,
+    n_values: Sequence[int],
+    k_values: Sequence[int],
+    delta_values: Sequence[float],
+    estimator,
+    param_grid: Mapping,
+    n_splits: int = 5,
+    n_fresh: int = 100_000,
+    tune_k: bool = False,
+) -> np.ndarray:
     """One repetition: every estimate, at every ``(n, k, delta)``, on fresh data.
 
     For each ``n`` one data set is drawn; hold-out and K-fold evaluate
@@ -313,8 +339,16 @@ def coverage_trial(rng: np.random.Generator, distribution, n_values: Sequence[in
     """
     rng = check_random_state(rng, "rng")
     n_values, k_values, delta_values, n_splits, n_fresh, tune_k = _check_study(
-        distribution, n_values, k_values, delta_values, estimator, param_grid, n_splits,
-        n_fresh, tune_k)
+        distribution,
+        n_values,
+        k_values,
+        delta_values,
+        estimator,
+        param_grid,
+        n_splits,
+        n_fresh,
+        tune_k,
+    )
     rows: list[tuple[float, ...]] = []
     seeds = rng.integers(0, 2**31 - 1, size=(len(n_values), 4))
     fresh_seed = int(rng.integers(0, 2**31 - 1))
@@ -328,7 +362,8 @@ def coverage_trial(rng: np.random.Generator, distribution, n_values: Sequence[in
         refit_risk = risk(refit)
         for k in k_values:
             X_tr, X_te, y_tr, y_te = train_test_split(
-                X, y, test_size=n // k, random_state=int(s[1]) + k)
+                X, y, test_size=n // k, random_state=int(s[1]) + k
+            )
             held = clone(estimator).fit(X_tr, y_tr)
             held_errors = int(np.sum(held.predict(X_te) != y_te))
             held_risk = risk(held)
@@ -338,8 +373,16 @@ def coverage_trial(rng: np.random.Generator, distribution, n_values: Sequence[in
                 fold_errors.append(np.mean(model.predict(X[te]) != y[te]))
             mean, std = float(np.mean(fold_errors)), float(np.std(fold_errors, ddof=1))
             for delta in delta_values:
-                rows.append((_METHOD_INDEX["holdout"], n, k, delta,
-                             clopper_pearson_upper(held_errors, n // k, delta), held_risk))
+                rows.append(
+                    (
+                        _METHOD_INDEX["holdout"],
+                        n,
+                        k,
+                        delta,
+                        clopper_pearson_upper(held_errors, n // k, delta),
+                        held_risk,
+                    )
+                )
                 rows.append((_METHOD_INDEX["kfold"], n, k, delta, mean, refit_risk))
                 rows.append((_METHOD_INDEX["kfold_2std"], n, k, delta, mean + 2 * std, refit_risk))
 
@@ -354,43 +397,64 @@ def coverage_trial(rng: np.random.Generator, distribution, n_values: Sequence[in
             # reuse a fit whose selected rows are the ones this delta selects
             search = None
             for fitted in fits:
-                if all(_select_row(fitted.cv_results_, delta, k) == fitted.selected_index(k)
-                       for k in search_ks):
+                if all(
+                    _select_row(fitted.cv_results_, delta, k) == fitted.selected_index(k)
+                    for k in search_ks
+                ):
                     search = fitted
                     break
             if search is None:
-                search = CompleteKCV(estimator=estimator, param_grid=param_grid,
-                                     k_values=list(k_values), n_splits=n_splits, delta=delta,
-                                     random_state=int(s[3]), n_jobs=1).fit(X, y)
+                search = CompleteKCV(
+                    estimator=estimator,
+                    param_grid=param_grid,
+                    k_values=list(k_values),
+                    n_splits=n_splits,
+                    delta=delta,
+                    random_state=int(s[3]),
+                    n_jobs=1,
+                ).fit(X, y)
                 fits.append(search)
             for k in search_ks:
                 row = search.selected_index(k)
                 bound = _bound_of_row(search.cv_results_, row, delta)
                 if (id(search), row) not in member_risks:
                     member_risks[id(search), row] = _members_risk(
-                        search, k, distribution, n_fresh, fresh_seed)
+                        search, k, distribution, n_fresh, fresh_seed
+                    )
                 misuse = clone(estimator).set_params(**search.cv_results_["params"][row])
                 key = repr(sorted(misuse.get_params().items()))
                 if key not in misuse_risks:
                     misuse_risks[key] = risk(misuse.fit(X, y))
                 k_label = TUNED_K if k is None else k
-                rows.append((_METHOD_INDEX["ckcv"], n, k_label, delta, bound,
-                             member_risks[id(search), row]))
-                rows.append((_METHOD_INDEX["ckcv_refit"], n, k_label, delta, bound,
-                             misuse_risks[key]))
+                rows.append(
+                    (_METHOD_INDEX["ckcv"], n, k_label, delta, bound, member_risks[id(search), row])
+                )
+                rows.append(
+                    (_METHOD_INDEX["ckcv_refit"], n, k_label, delta, bound, misuse_risks[key])
+                )
     return np.array(rows, dtype=float)
 
 
 # --------------------------------------------------------------------------- #
 # Many repetitions
 
-def run_coverage(distribution: str = "twogaussians", n_values: Sequence[int] = (200,),
-                 k_values: Sequence[int] = (5,), delta_values: Sequence[float] = (0.05,),
-                 n_repeats: int = 200, estimator=None, param_grid: Mapping | None = None,
-                 n_splits: int = 5, n_fresh: int = 100_000, tune_k: bool = False,
-                 random_state: int | None = 0, n_jobs: int | None = None,
-                 progress: bool = False,
-                 checkpoint: str | os.PathLike | None = None) -> dict[str, np.ndarray]:
+
+def run_coverage(
+    distribution: str = "twogaussians",
+    n_values: Sequence[int] = (200,),
+    k_values: Sequence[int] = (5,),
+    delta_values: Sequence[float] = (0.05,),
+    n_repeats: int = 200,
+    estimator=None,
+    param_grid: Mapping | None = None,
+    n_splits: int = 5,
+    n_fresh: int = 100_000,
+    tune_k: bool = False,
+    random_state: int | None = 0,
+    n_jobs: int | None = None,
+    progress: bool = False,
+    checkpoint: str | os.PathLike | None = None,
+) -> dict[str, np.ndarray]:
     """Repeat :func:`coverage_trial` ``n_repeats`` times, in parallel.
 
     Parameters
@@ -439,21 +503,34 @@ def run_coverage(distribution: str = "twogaussians", n_values: Sequence[int] = (
         param_grid = grid if param_grid is None else param_grid
     param_grid = {} if param_grid is None else param_grid
     n_values, k_values, delta_values, n_splits, n_fresh, tune_k = _check_study(
-        dist, n_values, k_values, delta_values, estimator, param_grid, n_splits, n_fresh,
-        tune_k)
+        dist, n_values, k_values, delta_values, estimator, param_grid, n_splits, n_fresh, tune_k
+    )
     n_repeats = check_int(n_repeats, "n_repeats", minimum=1)
-    if not isinstance(random_state, (np.random.Generator, np.random.RandomState,
-                                     np.random.SeedSequence)):
-        check_random_state(random_state)   # refuses -1, 1.5, "0", True by name
+    if not isinstance(
+        random_state, (np.random.Generator, np.random.RandomState, np.random.SeedSequence)
+    ):
+        check_random_state(random_state)  # refuses -1, 1.5, "0", True by name
     if n_jobs is not None and check_int(n_jobs, "n_jobs") == 0:
         raise ValueError("n_jobs must be a nonzero int (-1 for every core) or None, got 0")
     progress = check_bool(progress, "progress")
-    results = repeat(coverage_trial, n_repeats, random_state=random_state, n_jobs=n_jobs,
-                     progress=progress, desc=f"coverage on {distribution}",
-                     checkpoint=checkpoint, distribution=dist,
-                     n_values=n_values, k_values=k_values, delta_values=delta_values,
-                     estimator=estimator, param_grid=param_grid, n_splits=n_splits,
-                     n_fresh=n_fresh, tune_k=tune_k)
+    results = repeat(
+        coverage_trial,
+        n_repeats,
+        random_state=random_state,
+        n_jobs=n_jobs,
+        progress=progress,
+        desc=f"coverage on {distribution}",
+        checkpoint=checkpoint,
+        distribution=dist,
+        n_values=n_values,
+        k_values=k_values,
+        delta_values=delta_values,
+        estimator=estimator,
+        param_grid=param_grid,
+        n_splits=n_splits,
+        n_fresh=n_fresh,
+        tune_k=tune_k,
+    )
     reps = np.concatenate([np.full(len(r), i) for i, r in enumerate(results)])
     table = np.concatenate(results)
     names = np.array(list(METHODS))
@@ -504,14 +581,15 @@ def binomial_se(coverage: float | np.ndarray, n_repeats: int | np.ndarray):
     try:
         c, r = np.broadcast_arrays(c, r)
     except ValueError:
-        raise ValueError(f"coverage and n_repeats must broadcast together, got shapes "
-                         f"{np.shape(c)} and {np.shape(r)}") from None
+        raise ValueError(
+            f"coverage and n_repeats must broadcast together, got shapes "
+            f"{np.shape(c)} and {np.shape(r)}"
+        ) from None
     se = np.sqrt(c * (1 - c) / r)
     return float(se) if se.ndim == 0 else se
 
 
-def coverage_interval(n_held: int | np.ndarray, n_repeats: int | np.ndarray,
-                      alpha: float = 0.05):
+def coverage_interval(n_held: int | np.ndarray, n_repeats: int | np.ndarray, alpha: float = 0.05):
     """Two-sided ``1 - alpha`` Clopper--Pearson interval for a coverage.
 
     ``n_held`` of ``n_repeats`` independent repetitions held; the number of
@@ -549,8 +627,10 @@ def coverage_interval(n_held: int | np.ndarray, n_repeats: int | np.ndarray,
     try:
         held, r = np.broadcast_arrays(held, r)
     except ValueError:
-        raise ValueError(f"n_held and n_repeats must broadcast together, got shapes "
-                         f"{np.shape(held)} and {np.shape(r)}") from None
+        raise ValueError(
+            f"n_held and n_repeats must broadcast together, got shapes "
+            f"{np.shape(held)} and {np.shape(r)}"
+        ) from None
     if np.any(held > r):
         raise ValueError("n_held must be <= n_repeats: more repetitions held than were run")
     fail_lo, fail_hi = clopper_pearson_interval(r - held, r, alpha=alpha)
@@ -593,8 +673,7 @@ def paired_difference(a: Any, b: Any) -> dict[str, float]:
     if a.shape != b.shape:
         raise ValueError(f"a and b must be paired (the same length), got {a.size} and {b.size}")
     if a.size < 2:
-        raise ValueError(f"a and b need at least 2 repetitions for a standard error, "
-                         f"got {a.size}")
+        raise ValueError(f"a and b need at least 2 repetitions for a standard error, got {a.size}")
     d = a - b
     diff, se = float(d.mean()), float(d.std(ddof=1) / np.sqrt(d.size))
     if se > 0:
@@ -607,15 +686,18 @@ def paired_difference(a: Any, b: Any) -> dict[str, float]:
 _RECORD_COLUMNS = ("method", "n", "k", "delta", "estimate", "risk")
 
 
-def _check_records(records: Any, columns: Sequence[str] = _RECORD_COLUMNS
-                   ) -> dict[str, np.ndarray]:
+def _check_records(records: Any, columns: Sequence[str] = _RECORD_COLUMNS) -> dict[str, np.ndarray]:
     if not isinstance(records, Mapping):
-        raise ArgumentTypeError(f"records must be a dict of columns (run_coverage's result), "
-                                f"got {type(records).__name__}")
+        raise ArgumentTypeError(
+            f"records must be a dict of columns (run_coverage's result), "
+            f"got {type(records).__name__}"
+        )
     missing = [c for c in columns if c not in records]
     if missing:
-        raise ValueError(f"records lack the columns {missing}; run_coverage's result has "
-                         f"{[*_RECORD_COLUMNS, 'repeat']}")
+        raise ValueError(
+            f"records lack the columns {missing}; run_coverage's result has "
+            f"{[*_RECORD_COLUMNS, 'repeat']}"
+        )
     out = {c: np.asarray(records[c]) for c in records}
     lengths = {c: out[c].shape for c in columns}
     if any(len(shape) != 1 for shape in lengths.values()) or len(set(lengths.values())) > 1:
@@ -691,22 +773,40 @@ def summarize(records: Mapping[str, np.ndarray], alpha: float = 0.05) -> list[di
             n_rep, held = int(sel.sum()), int(np.sum(slack >= 0))
             cov = held / n_rep
             low, high = coverage_interval(held, n_rep, alpha)
-            out.append({
-                "method": name, "n": int(key[0]), "k": int(key[1]), "delta": float(key[2]),
-                "n_repeats": n_rep, "n_held": held, "coverage": cov,
-                "se": binomial_se(cov, n_rep), "cp_low": low, "cp_high": high,
-                "slack_mean": float(slack.mean()),
-                "slack_std": float(slack.std(ddof=1)) if slack.size > 1 else 0.0,
-                "slack_q05": float(np.quantile(slack, 0.05)),
-                "slack_q50": float(np.quantile(slack, 0.5)),
-                "slack_q95": float(np.quantile(slack, 0.95)),
-                "risk_mean": float(risk[sel].mean()),
-            })
+            out.append(
+                {
+                    "method": name,
+                    "n": int(key[0]),
+                    "k": int(key[1]),
+                    "delta": float(key[2]),
+                    "n_repeats": n_rep,
+                    "n_held": held,
+                    "coverage": cov,
+                    "se": binomial_se(cov, n_rep),
+                    "cp_low": low,
+                    "cp_high": high,
+                    "slack_mean": float(slack.mean()),
+                    "slack_std": float(slack.std(ddof=1)) if slack.size > 1 else 0.0,
+                    "slack_q05": float(np.quantile(slack, 0.05)),
+                    "slack_q50": float(np.quantile(slack, 0.5)),
+                    "slack_q95": float(np.quantile(slack, 0.95)),
+                    "risk_mean": float(risk[sel].mean()),
+                }
+            )
     return out
 
 
-_TABLE_KEYS = ("method", "n", "k", "delta", "coverage", "cp_low", "cp_high", "slack_mean",
-               "slack_std")
+_TABLE_KEYS = (
+    "method",
+    "n",
+    "k",
+    "delta",
+    "coverage",
+    "cp_low",
+    "cp_high",
+    "slack_mean",
+    "slack_std",
+)
 
 
 def format_table(summary: Sequence[Mapping[str, Any]], digits: int = 3) -> str:
@@ -721,19 +821,23 @@ def format_table(summary: Sequence[Mapping[str, Any]], digits: int = 3) -> str:
     ['50/100', '0.500 [0.398, 0.602]', '0.000 ± 0.030 |']
     """
     if isinstance(summary, Mapping) or not isinstance(summary, Sequence):
-        raise ArgumentTypeError(f"summary must be a list of summarize's rows, got "
-                                f"{type(summary).__name__}")
+        raise ArgumentTypeError(
+            f"summary must be a list of summarize's rows, got {type(summary).__name__}"
+        )
     digits = check_int(digits, "digits", minimum=0, maximum=10)
     for i, r in enumerate(summary):
         if not isinstance(r, Mapping) or any(key not in r for key in _TABLE_KEYS):
-            raise ValueError(f"summary[{i}] must be a row of summarize with the keys "
-                             f"{list(_TABLE_KEYS)}")
+            raise ValueError(
+                f"summary[{i}] must be a row of summarize with the keys {list(_TABLE_KEYS)}"
+            )
         if r["method"] not in METHODS:
-            raise ValueError(f"summary[{i}]['method'] must be one of {list(METHODS)}, "
-                             f"got {r['method']!r}")
-    lines = ["| estimate | n | k | δ | nominal | held | coverage [95% CP] | "
-             "slack (estimate − risk) |",
-             "|---|---|---|---|---|---|---|---|"]
+            raise ValueError(
+                f"summary[{i}]['method'] must be one of {list(METHODS)}, got {r['method']!r}"
+            )
+    lines = [
+        "| estimate | n | k | δ | nominal | held | coverage [95% CP] | slack (estimate − risk) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for r in summary:
         k = "k*" if r["k"] == TUNED_K else str(r["k"])
         is_bound = r["method"] in ("holdout", "ckcv", "ckcv_refit")
@@ -742,5 +846,6 @@ def format_table(summary: Sequence[Mapping[str, Any]], digits: int = 3) -> str:
         lines.append(
             f"| {METHODS[r['method']]} | {r['n']} | {k} | {r['delta']:g} | {nominal} | {held} | "
             f"{r['coverage']:.{digits}f} [{r['cp_low']:.{digits}f}, {r['cp_high']:.{digits}f}] | "
-            f"{r['slack_mean']:.{digits}f} ± {r['slack_std']:.{digits}f} |")
+            f"{r['slack_mean']:.{digits}f} ± {r['slack_std']:.{digits}f} |"
+        )
     return "\n".join(lines)

@@ -72,15 +72,19 @@ def clone_estimator(estimator: Any, name: str = "estimator") -> Any:
 
 def _check_loss(loss: Any) -> Any:
     if not callable(loss) and not (isinstance(loss, str) and loss in LOSSES):
-        raise ValueError(f"loss must be one of {sorted(LOSSES)} or a callable returning "
-                         f"per-point losses, got {loss!r}")
+        raise ValueError(
+            f"loss must be one of {sorted(LOSSES)} or a callable returning "
+            f"per-point losses, got {loss!r}"
+        )
     return loss
 
 
 def _check_distribution(distribution: Any) -> Any:
     if not callable(getattr(distribution, "sample", None)):
-        raise ArgumentTypeError(f"distribution must have a sample(m, random_state) method, "
-                                f"got {type(distribution).__name__}")
+        raise ArgumentTypeError(
+            f"distribution must have a sample(m, random_state) method, "
+            f"got {type(distribution).__name__}"
+        )
     return distribution
 
 
@@ -100,8 +104,9 @@ def _check_xy(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     return check_xy(X, y)
 
 
-def holdout_split(X: Any, y: Any, test_size: float = 0.3, stratify: bool = False,
-                  random_state: Any = None) -> tuple[np.ndarray, ...]:
+def holdout_split(
+    X: Any, y: Any, test_size: float = 0.3, stratify: bool = False, random_state: Any = None
+) -> tuple[np.ndarray, ...]:
     """Split ``(X, y)`` once into training and validation parts.
 
     A thin, checked wrapper of :func:`sklearn.model_selection.train_test_split`.
@@ -132,13 +137,26 @@ def holdout_split(X: Any, y: Any, test_size: float = 0.3, stratify: bool = False
     test_size = _check_test_size(test_size)
     stratify = check_bool(stratify, "stratify")
     X, y = check_xy(X, y)
-    return tuple(train_test_split(X, y, test_size=test_size, random_state=_split_seed(random_state),
-                                  stratify=y if stratify else None))
+    return tuple(
+        train_test_split(
+            X,
+            y,
+            test_size=test_size,
+            random_state=_split_seed(random_state),
+            stratify=y if stratify else None,
+        )
+    )
 
 
-def holdout_risk(estimator: Any, X: Any, y: Any, test_size: float = 0.3,
-                 stratify: bool = False, random_state: Any = None,
-                 loss: Loss = "zero_one") -> float:
+def holdout_risk(
+    estimator: Any,
+    X: Any,
+    y: Any,
+    test_size: float = 0.3,
+    stratify: bool = False,
+    random_state: Any = None,
+    loss: Loss = "zero_one",
+) -> float:
     """Validation risk of ``estimator`` trained on one random training part.
 
     Parameters
@@ -171,9 +189,16 @@ def holdout_risk(estimator: Any, X: Any, y: Any, test_size: float = 0.3,
     return empirical_risk(y_va, model.predict(X_va), loss=loss)
 
 
-def holdout_risks(estimator: Any, X: Any, y: Any, test_size: float = 0.3,
-                  n_splits: int = 10, stratify: bool = False, random_state: Any = None,
-                  loss: Loss = "zero_one") -> np.ndarray:
+def holdout_risks(
+    estimator: Any,
+    X: Any,
+    y: Any,
+    test_size: float = 0.3,
+    n_splits: int = 10,
+    stratify: bool = False,
+    random_state: Any = None,
+    loss: Loss = "zero_one",
+) -> np.ndarray:
     """Validation risks of ``estimator`` over ``n_splits`` random hold-out splits.
 
     Each split is drawn independently by :class:`~sklearn.model_selection.ShuffleSplit`
@@ -209,8 +234,9 @@ def holdout_risks(estimator: Any, X: Any, y: Any, test_size: float = 0.3,
     X, y = check_xy(X, y)
     clone_estimator(estimator)
     splitter_cls = StratifiedShuffleSplit if stratify else ShuffleSplit
-    splitter = splitter_cls(n_splits=n_splits, test_size=test_size,
-                            random_state=_split_seed(random_state))
+    splitter = splitter_cls(
+        n_splits=n_splits, test_size=test_size, random_state=_split_seed(random_state)
+    )
     risks = []
     for train, val in splitter.split(X, y):
         model = clone(estimator).fit(X[train], y[train])
@@ -258,9 +284,16 @@ def _check_candidates(candidates: Sequence[Any]) -> list:
     return check_candidates(candidates)
 
 
-def holdout_select(candidates: Sequence[Any], X: Any, y: Any, test_size: float = 0.3,
-                   stratify: bool = False, random_state: Any = None, refit: bool = True,
-                   loss: Loss = "zero_one") -> Selection:
+def holdout_select(
+    candidates: Sequence[Any],
+    X: Any,
+    y: Any,
+    test_size: float = 0.3,
+    stratify: bool = False,
+    random_state: Any = None,
+    refit: bool = True,
+    loss: Loss = "zero_one",
+) -> Selection:
     """Select among candidate models by their error on one validation part.
 
     The hold-out procedure of Ng's lecture notes on cross-validation: split ``S``
@@ -306,12 +339,12 @@ def holdout_select(candidates: Sequence[Any], X: Any, y: Any, test_size: float =
         best_model = clone(candidates[best]).fit(X, y)
     else:
         best_model = fitted[best]
-    return Selection(candidates=candidates, risks=risks, best_index=best,
-                     best_estimator=best_model)
+    return Selection(candidates=candidates, risks=risks, best_index=best, best_estimator=best_model)
 
 
-def stratified_indices(y: Any, test_size: float | int = 0.3,
-                       random_state: Any = None) -> tuple[np.ndarray, np.ndarray]:
+def stratified_indices(
+    y: Any, test_size: float | int = 0.3, random_state: Any = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Random train and test indices that keep every class in *both* parts.
 
     Each class gets a share of the test part proportional to its size, rounded,
@@ -348,29 +381,34 @@ def stratified_indices(y: Any, test_size: float | int = 0.3,
     classes, inverse, counts = np.unique(y, return_inverse=True, return_counts=True)
     if counts.min() < 2:
         found = dict(zip(classes.tolist(), counts.tolist(), strict=True))
-        raise ValueError(f"y must hold at least 2 points of every class to keep each class in "
-                         f"both parts, got {found}")
+        raise ValueError(
+            f"y must hold at least 2 points of every class to keep each class in "
+            f"both parts, got {found}"
+        )
     if isinstance(test_size, (int, np.integer)) and not isinstance(test_size, bool):
         n_test = int(test_size)
     else:
         n_test = int(np.ceil(_check_test_size(test_size) * m))
     k = len(classes)
     if not k <= n_test <= m - k:
-        raise ValueError(f"test_size must leave at least one point of each of the {k} classes "
-                         f"on each side: a test part of {n_test} of m={m} points is outside "
-                         f"[{k}, {m - k}]")
+        raise ValueError(
+            f"test_size must leave at least one point of each of the {k} classes "
+            f"on each side: a test part of {n_test} of m={m} points is outside "
+            f"[{k}, {m - k}]"
+        )
     rng = check_random_state(random_state)
     share = counts * n_test / m
     alloc = np.clip(np.round(share), 1, counts - 1).astype(int)
-    while alloc.sum() != n_test:                  # fix the rounding, within [1, count - 1]
+    while alloc.sum() != n_test:  # fix the rounding, within [1, count - 1]
         if alloc.sum() < n_test:
             room = np.where(alloc < counts - 1, share - alloc, -np.inf)
             alloc[int(np.argmax(room))] += 1
         else:
             room = np.where(alloc > 1, alloc - share, -np.inf)
             alloc[int(np.argmax(room))] -= 1
-    test = np.concatenate([rng.permutation(np.flatnonzero(inverse == c))[:alloc[c]]
-                           for c in range(k)])
+    test = np.concatenate(
+        [rng.permutation(np.flatnonzero(inverse == c))[: alloc[c]] for c in range(k)]
+    )
     train = np.setdiff1d(np.arange(m), test)
     return rng.permutation(train), rng.permutation(test)
 
@@ -379,14 +417,22 @@ def _check_trial_sizes(m: Any, test_size: Any) -> tuple[int, int]:
     m = check_int(m, "m", minimum=8)
     n_val = int(np.ceil(_check_test_size(test_size) * m))
     if not 2 <= n_val <= m - 2:
-        raise ValueError(f"test_size={test_size} leaves {n_val} of m={m} points to validate; "
-                         f"each part needs at least 2")
+        raise ValueError(
+            f"test_size={test_size} leaves {n_val} of m={m} points to validate; "
+            f"each part needs at least 2"
+        )
     return m, n_val
 
 
-def selection_trial(rng: Any, distribution: Any, candidates: Sequence[Any], m: int,
-                    test_size: float = 0.3, n_mc: int = 10_000,
-                    m_test: int | None = None) -> dict[str, Any]:
+def selection_trial(
+    rng: Any,
+    distribution: Any,
+    candidates: Sequence[Any],
+    m: int,
+    test_size: float = 0.3,
+    n_mc: int = 10_000,
+    m_test: int | None = None,
+) -> dict[str, Any]:
     """One data set of the hold-out procedure, with the truth beside every number.
 
     Draws a sample ``S`` of ``m`` points (:func:`cvbook.risk.draw_sample`: every
@@ -440,8 +486,9 @@ def selection_trial(rng: Any, distribution: Any, candidates: Sequence[Any], m: i
     X_te, y_te = distribution.sample(m_test, random_state=rng)
     train, val = stratified_indices(y, test_size=n_val, random_state=rng)
     mc_seed = int(rng.integers(2**32))
-    out: dict[str, list] = {k: [] for k in ("val_errors", "risk_validated", "risk_retrained",
-                                            "test_errors")}
+    out: dict[str, list] = {
+        k: [] for k in ("val_errors", "risk_validated", "risk_retrained", "test_errors")
+    }
     for est in candidates:
         validated = clone(est).fit(X[train], y[train])
         retrained = clone(est).fit(X, y)
@@ -450,13 +497,18 @@ def selection_trial(rng: Any, distribution: Any, candidates: Sequence[Any], m: i
         out["risk_retrained"].append(model_risk(retrained, distribution, n_mc, mc_seed))
         out["test_errors"].append(count_errors(y_te, retrained.predict(X_te)))
     result: dict[str, Any] = {"n_val": n_val, "n_test": m_test}
-    result.update({k: np.asarray(v, dtype=np.int64 if k.endswith("errors") else float)
-                   for k, v in out.items()})
+    result.update(
+        {
+            k: np.asarray(v, dtype=np.int64 if k.endswith("errors") else float)
+            for k, v in out.items()
+        }
+    )
     return result
 
 
-def selection_summary(trials: Sequence[dict], subset: Sequence[int] | None = None,
-                      fixed_index: int = 0) -> dict[str, np.ndarray]:
+def selection_summary(
+    trials: Sequence[dict], subset: Sequence[int] | None = None, fixed_index: int = 0
+) -> dict[str, np.ndarray]:
     """What hold-out selection among ``subset`` of the candidates gives, trial by trial.
 
     From the output of :func:`selection_trial` over many trials. The selected
@@ -498,30 +550,63 @@ def selection_summary(trials: Sequence[dict], subset: Sequence[int] | None = Non
         raise ValueError("trials must hold at least one output of selection_trial, got none")
     n_cand = len(trials[0]["val_errors"])
     idx = np.arange(n_cand) if subset is None else np.asarray(subset)
-    if idx.ndim != 1 or idx.size == 0 or not np.issubdtype(idx.dtype, np.integer) or \
-            idx.min() < 0 or idx.max() >= n_cand:
-        raise ValueError(f"subset must be a non-empty list of candidate positions in "
-                         f"[0, {n_cand}), got {subset!r}")
+    if (
+        idx.ndim != 1
+        or idx.size == 0
+        or not np.issubdtype(idx.dtype, np.integer)
+        or idx.min() < 0
+        or idx.max() >= n_cand
+    ):
+        raise ValueError(
+            f"subset must be a non-empty list of candidate positions in "
+            f"[0, {n_cand}), got {subset!r}"
+        )
     fixed_index = check_int(fixed_index, "fixed_index", minimum=0, maximum=n_cand - 1)
     rows = []
     for t in trials:
         val = t["val_errors"] / t["n_val"]
         risk = t["risk_validated"]
         best = int(idx[np.argmin(val[idx])])
-        rows.append((best, val[best], risk[best], risk[best] - risk[idx].min(),
-                     risk[idx].mean() - risk[idx].min(), val[best] - risk[best],
-                     val[fixed_index], risk[fixed_index], t["risk_retrained"][best],
-                     t["test_errors"][best] / t["n_test"]))
+        rows.append(
+            (
+                best,
+                val[best],
+                risk[best],
+                risk[best] - risk[idx].min(),
+                risk[idx].mean() - risk[idx].min(),
+                val[best] - risk[best],
+                val[fixed_index],
+                risk[fixed_index],
+                t["risk_retrained"][best],
+                t["test_errors"][best] / t["n_test"],
+            )
+        )
     cols = np.array(rows, dtype=float).T
-    names = ("best", "val_best", "risk_best", "regret", "regret_random", "optimism",
-             "val_fixed", "risk_fixed", "retrained_best", "test_best")
+    names = (
+        "best",
+        "val_best",
+        "risk_best",
+        "regret",
+        "regret_random",
+        "optimism",
+        "val_fixed",
+        "risk_fixed",
+        "retrained_best",
+        "test_best",
+    )
     out = dict(zip(names, cols, strict=True))
     out["best"] = out["best"].astype(int)
     return out
 
 
-def learning_curve_trial(rng: Any, distribution: Any, estimator: Any, m: int,
-                         train_sizes: Sequence[int], n_mc: int = 10_000) -> np.ndarray:
+def learning_curve_trial(
+    rng: Any,
+    distribution: Any,
+    estimator: Any,
+    m: int,
+    train_sizes: Sequence[int],
+    n_mc: int = 10_000,
+) -> np.ndarray:
     """True risk of ``estimator`` trained on ``n`` points of one sample, for each ``n``.
 
     Draws ``m`` points (:func:`cvbook.risk.draw_sample`), and for each ``n`` in
@@ -558,8 +643,7 @@ def learning_curve_trial(rng: Any, distribution: Any, estimator: Any, m: int,
     _check_distribution(distribution)
     clone_estimator(estimator)
     m = check_int(m, "m", minimum=8)
-    if isinstance(train_sizes, (str, bytes)) or np.ndim(train_sizes) != 1 or \
-            len(train_sizes) == 0:
+    if isinstance(train_sizes, (str, bytes)) or np.ndim(train_sizes) != 1 or len(train_sizes) == 0:
         raise ValueError(f"train_sizes must be a non-empty list of integers, got {train_sizes!r}")
     sizes = check_integer_array(train_sizes, "train_sizes", ndim=1)
     if sizes.min() < 4 or sizes.max() > m:
@@ -569,7 +653,7 @@ def learning_curve_trial(rng: Any, distribution: Any, estimator: Any, m: int,
     mc_seed = int(rng.integers(2**32))
     risks = []
     for n in sizes:
-        if n >= m - 1:                        # all the points, or all but one at random
+        if n >= m - 1:  # all the points, or all but one at random
             train = rng.permutation(m)[:n]
         else:
             train = stratified_indices(y, test_size=int(m - n), random_state=rng)[0]

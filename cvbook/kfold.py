@@ -56,6 +56,8 @@ except ImportError:  # pragma: no cover - older _checks without the shared X/y c
         for i, est in enumerate(candidates):
             clone_estimator(est, name=f"{name}[{i}]")
         return candidates
+
+
 from .risk import empirical_risk
 from .simulation import repeat
 
@@ -87,16 +89,19 @@ def check_n_splits(n_splits: Any, m: int, name: str = "n_splits") -> int:
     ValueError: n_splits must be >= 2 (one fold to test, at least one to train), got 1
     """
     if isinstance(n_splits, (bool, np.bool_)) or not isinstance(n_splits, (int, np.integer)):
-        raise ValueError(f"{name} must be an integer >= 2 (the number of folds K), "
-                         f"got {n_splits!r}")
+        raise ValueError(
+            f"{name} must be an integer >= 2 (the number of folds K), got {n_splits!r}"
+        )
     n_splits = int(n_splits)
     if n_splits < 2:
         raise ValueError(
-            f"{name} must be >= 2 (one fold to test, at least one to train), got {n_splits}")
+            f"{name} must be >= 2 (one fold to test, at least one to train), got {n_splits}"
+        )
     if n_splits > m:
         raise ValueError(
             f"{name} must be <= m={m}, the number of points (K = m is leave-one-out), "
-            f"got {n_splits}")
+            f"got {n_splits}"
+        )
     return n_splits
 
 
@@ -106,14 +111,23 @@ def _splitter_state(random_state: Any) -> Any:
     None, an int and a RandomState pass unchanged (so an int gives scikit-learn's folds);
     a Generator or SeedSequence becomes a RandomState seeded from one draw.
     """
-    rs = check_random_state(random_state, to="seed" if random_state is None or isinstance(
-        random_state, (int, np.integer)) else "randomstate")
+    rs = check_random_state(
+        random_state,
+        to="seed"
+        if random_state is None or isinstance(random_state, (int, np.integer))
+        else "randomstate",
+    )
     return rs
 
 
-def make_kfold(n_splits: int = 5, y: Any = None, m: int | None = None,
-               stratify: bool = False, shuffle: bool = True,
-               random_state: Any = None) -> KFold | StratifiedKFold:
+def make_kfold(
+    n_splits: int = 5,
+    y: Any = None,
+    m: int | None = None,
+    stratify: bool = False,
+    shuffle: bool = True,
+    random_state: Any = None,
+) -> KFold | StratifiedKFold:
     """A checked scikit-learn K-fold splitter for ``m`` points.
 
     Parameters
@@ -160,7 +174,8 @@ def make_kfold(n_splits: int = 5, y: Any = None, m: int | None = None,
             small = labels[np.argmin(counts)].item()
             raise ValueError(
                 f"n_splits={n_splits} is too large for stratify=True: class {small!r} of y "
-                f"has only {counts.min()} members, and every class needs at least n_splits")
+                f"has only {counts.min()} members, and every class needs at least n_splits"
+            )
         return StratifiedKFold(n_splits=n_splits, shuffle=shuffle, random_state=rs)
     return KFold(n_splits=n_splits, shuffle=shuffle, random_state=rs)
 
@@ -184,8 +199,14 @@ def kfold_indices(m: int, n_splits: int, random_state: Any = None) -> list[np.nd
     return [np.sort(fold) for fold in np.array_split(order, n_splits)]
 
 
-def kfold_from_scratch(estimator: Any, X: Any, y: Any, n_splits: int = 5,
-                       random_state: Any = None, loss: Loss = "zero_one") -> np.ndarray:
+def kfold_from_scratch(
+    estimator: Any,
+    X: Any,
+    y: Any,
+    n_splits: int = 5,
+    random_state: Any = None,
+    loss: Loss = "zero_one",
+) -> np.ndarray:
     """K-fold cross-validation written out: the fold risks ``R_1, ..., R_K``.
 
     For each fold ``S_j``: train on ``S`` without ``S_j``, test on ``S_j``.
@@ -221,7 +242,7 @@ def kfold_from_scratch(estimator: Any, X: Any, y: Any, n_splits: int = 5,
     folds = kfold_indices(len(y), n_splits, random_state)
     risks = []
     for test in folds:
-        train = np.setdiff1d(np.arange(len(y)), test)      # all of S but the fold
+        train = np.setdiff1d(np.arange(len(y)), test)  # all of S but the fold
         model = clone(estimator).fit(X[train], y[train])
         risks.append(empirical_risk(y[test], model.predict(X[test]), loss=loss))
     return np.asarray(risks)
@@ -281,9 +302,17 @@ class FoldRisks:
         return float(np.std(self.risks, ddof=1)) if self.n_splits > 1 else 0.0
 
 
-def kfold_risks(estimator: Any, X: Any, y: Any, n_splits: int = 5, stratify: bool = False,
-                shuffle: bool = True, random_state: Any = None,
-                loss: Loss = "zero_one", cv: Any = None) -> FoldRisks:
+def kfold_risks(
+    estimator: Any,
+    X: Any,
+    y: Any,
+    n_splits: int = 5,
+    stratify: bool = False,
+    shuffle: bool = True,
+    random_state: Any = None,
+    loss: Loss = "zero_one",
+    cv: Any = None,
+) -> FoldRisks:
     """K-fold cross-validation with scikit-learn's splitters: every fold's risk.
 
     Parameters
@@ -319,13 +348,19 @@ def kfold_risks(estimator: Any, X: Any, y: Any, n_splits: int = 5, stratify: boo
     X, y = check_xy(X, y)
     clone_estimator(estimator)
     if cv is None:
-        cv = make_kfold(n_splits, y=y, stratify=stratify, shuffle=shuffle,
-                        random_state=random_state)
+        cv = make_kfold(
+            n_splits, y=y, stratify=stratify, shuffle=shuffle, random_state=random_state
+        )
     else:
         cv = check_cv(cv, "cv", n_samples=len(y))
-        if isinstance(cv, int):      # scikit-learn's convention: the number of folds
-            cv = make_kfold(check_n_splits(cv, len(y), name="cv"), y=y, stratify=stratify,
-                            shuffle=shuffle, random_state=random_state)
+        if isinstance(cv, int):  # scikit-learn's convention: the number of folds
+            cv = make_kfold(
+                check_n_splits(cv, len(y), name="cv"),
+                y=y,
+                stratify=stratify,
+                shuffle=shuffle,
+                random_state=random_state,
+            )
     splits = cv.split(X, y) if hasattr(cv, "split") else cv
     risks, sizes = [], []
     for train, test in splits:
@@ -335,9 +370,16 @@ def kfold_risks(estimator: Any, X: Any, y: Any, n_splits: int = 5, stratify: boo
     return FoldRisks(risks=np.asarray(risks), sizes=np.asarray(sizes))
 
 
-def kfold_select(candidates: Sequence[Any], X: Any, y: Any, n_splits: int = 5,
-                 stratify: bool = False, random_state: Any = None, refit: bool = True,
-                 loss: Loss = "zero_one") -> Selection:
+def kfold_select(
+    candidates: Sequence[Any],
+    X: Any,
+    y: Any,
+    n_splits: int = 5,
+    stratify: bool = False,
+    random_state: Any = None,
+    refit: bool = True,
+    loss: Loss = "zero_one",
+) -> Selection:
     """Select among candidate models by their K-fold estimate, then retrain.
 
     Ng's procedure (his lecture notes on cross-validation): evaluate every candidate by
@@ -376,8 +418,7 @@ def kfold_select(candidates: Sequence[Any], X: Any, y: Any, n_splits: int = 5,
     best_model = clone(candidates[best])
     if refit:
         best_model.fit(X, y)
-    return Selection(candidates=candidates, risks=risks, best_index=best,
-                     best_estimator=best_model)
+    return Selection(candidates=candidates, risks=risks, best_index=best, best_estimator=best_model)
 
 
 @dataclass(frozen=True)
@@ -401,9 +442,16 @@ class NestedResult:
     chosen: np.ndarray
 
 
-def nested_kfold(candidates: Sequence[Any], X: Any, y: Any, outer_splits: int = 5,
-                 inner_splits: int = 5, stratify: bool = False, random_state: Any = None,
-                 loss: Loss = "zero_one") -> NestedResult:
+def nested_kfold(
+    candidates: Sequence[Any],
+    X: Any,
+    y: Any,
+    outer_splits: int = 5,
+    inner_splits: int = 5,
+    stratify: bool = False,
+    random_state: Any = None,
+    loss: Loss = "zero_one",
+) -> NestedResult:
     """Nested K-fold: estimate the risk of *selecting* a model with K-fold.
 
     Each outer training part runs :func:`kfold_select` on its own (inner folds);
@@ -439,19 +487,30 @@ def nested_kfold(candidates: Sequence[Any], X: Any, y: Any, outer_splits: int = 
     candidates = check_candidates(candidates)
     X, y = check_xy(X, y)
     outer_splits = check_n_splits(outer_splits, len(y), name="outer_splits")
-    smallest_train = len(y) - -(-len(y) // outer_splits)     # m minus the largest outer fold
+    smallest_train = len(y) - -(-len(y) // outer_splits)  # m minus the largest outer fold
     inner_splits = check_n_splits(inner_splits, smallest_train, name="inner_splits")
     outer = make_kfold(outer_splits, y=y, stratify=stratify, random_state=random_state)
     risks, sizes, inner_best, chosen = [], [], [], []
     for train, test in outer.split(X, y):
-        sel = kfold_select(candidates, X[train], y[train], n_splits=inner_splits,
-                           stratify=stratify, random_state=random_state, refit=True, loss=loss)
+        sel = kfold_select(
+            candidates,
+            X[train],
+            y[train],
+            n_splits=inner_splits,
+            stratify=stratify,
+            random_state=random_state,
+            refit=True,
+            loss=loss,
+        )
         risks.append(empirical_risk(y[test], sel.best_estimator.predict(X[test]), loss=loss))
         sizes.append(len(test))
         inner_best.append(sel.best_risk)
         chosen.append(sel.best_index)
-    return NestedResult(outer=FoldRisks(np.asarray(risks), np.asarray(sizes)),
-                        inner_best=np.asarray(inner_best), chosen=np.asarray(chosen))
+    return NestedResult(
+        outer=FoldRisks(np.asarray(risks), np.asarray(sizes)),
+        inner_best=np.asarray(inner_best),
+        chosen=np.asarray(chosen),
+    )
 
 
 @dataclass(frozen=True)
@@ -533,33 +592,58 @@ def _seeded(estimator: Any, rng: np.random.Generator) -> Any:
     return model
 
 
-def _bias_variance_one(rng: np.random.Generator, estimator: Any, distribution: Any, m: int,
-                       ks: Sequence[int], n_test: int, stratify: bool,
-                       part_truths: bool = False) -> tuple:
+def _bias_variance_one(
+    rng: np.random.Generator,
+    estimator: Any,
+    distribution: Any,
+    m: int,
+    ks: Sequence[int],
+    n_test: int,
+    stratify: bool,
+    part_truths: bool = False,
+) -> tuple:
     """One data set: the K-fold estimate (and fold std) for every K, the true risk on all m,
     and (with ``part_truths``) the true risk of the model trained on fold 1's training part."""
     X, y = distribution.sample(m, random_state=int(rng.integers(2**31 - 1)))
     model = _seeded(estimator, rng)
     fold_seeds = [int(rng.integers(2**31 - 1)) for _ in ks]
-    folds = [kfold_risks(model, X, y, n_splits=k, stratify=stratify, random_state=s)
-             for k, s in zip(ks, fold_seeds, strict=True)]
-    truth = monte_carlo_risk(clone(model).fit(X, y), distribution, n=n_test,
-                             random_state=int(rng.integers(2**31 - 1)))
+    folds = [
+        kfold_risks(model, X, y, n_splits=k, stratify=stratify, random_state=s)
+        for k, s in zip(ks, fold_seeds, strict=True)
+    ]
+    truth = monte_carlo_risk(
+        clone(model).fit(X, y), distribution, n=n_test, random_state=int(rng.integers(2**31 - 1))
+    )
     out = (np.array([f.mean for f in folds]), np.array([f.std for f in folds]), truth)
     if not part_truths:
         return out
     parts = []
     for k, s in zip(ks, fold_seeds, strict=True):
         train, _ = next(make_kfold(k, y=y, stratify=stratify, random_state=s).split(X, y))
-        parts.append(monte_carlo_risk(clone(model).fit(X[train], y[train]), distribution,
-                                      n=n_test, random_state=int(rng.integers(2**31 - 1))))
+        parts.append(
+            monte_carlo_risk(
+                clone(model).fit(X[train], y[train]),
+                distribution,
+                n=n_test,
+                random_state=int(rng.integers(2**31 - 1)),
+            )
+        )
     return (*out, np.array(parts))
 
 
-def kfold_bias_variance(estimator: Any, distribution: Any, m: int, ks: Sequence[int],
-                        n_repeats: int = 100, random_state: Any = None, n_jobs: int | None = None,
-                        n_test: int = 20_000, stratify: bool = False,
-                        progress: bool = False, part_truths: bool = False) -> BiasVariance:
+def kfold_bias_variance(
+    estimator: Any,
+    distribution: Any,
+    m: int,
+    ks: Sequence[int],
+    n_repeats: int = 100,
+    random_state: Any = None,
+    n_jobs: int | None = None,
+    n_test: int = 20_000,
+    stratify: bool = False,
+    progress: bool = False,
+    part_truths: bool = False,
+) -> BiasVariance:
     """Bias and variance of the K-fold estimate, over ``n_repeats`` fresh data sets.
 
     Each repetition draws ``S`` (``m`` points) from ``distribution``, computes
@@ -619,14 +703,28 @@ def kfold_bias_variance(estimator: Any, distribution: Any, m: int, ks: Sequence[
     n_test = check_int(n_test, "n_test", minimum=1)
     stratify = check_bool(stratify, "stratify")
     part_truths = check_bool(part_truths, "part_truths")
-    out = repeat(_bias_variance_one, n_repeats, random_state=random_state, n_jobs=n_jobs,
-                 progress=progress, desc="K-fold bias/variance", estimator=estimator,
-                 distribution=distribution, m=m, ks=ks, n_test=n_test, stratify=stratify,
-                 part_truths=part_truths)
-    return BiasVariance(ks=np.asarray(ks), estimates=np.array([o[0] for o in out]),
-                        truths=np.array([o[2] for o in out]),
-                        fold_stds=np.array([o[1] for o in out]),
-                        part_truths=np.array([o[3] for o in out]) if part_truths else None)
+    out = repeat(
+        _bias_variance_one,
+        n_repeats,
+        random_state=random_state,
+        n_jobs=n_jobs,
+        progress=progress,
+        desc="K-fold bias/variance",
+        estimator=estimator,
+        distribution=distribution,
+        m=m,
+        ks=ks,
+        n_test=n_test,
+        stratify=stratify,
+        part_truths=part_truths,
+    )
+    return BiasVariance(
+        ks=np.asarray(ks),
+        estimates=np.array([o[0] for o in out]),
+        truths=np.array([o[2] for o in out]),
+        fold_stds=np.array([o[1] for o in out]),
+        part_truths=np.array([o[3] for o in out]) if part_truths else None,
+    )
 
 
 # --- candidate grids (chapters 2 and 3) --------------------------------------------------
@@ -684,8 +782,9 @@ def _make_candidate(model: str, value: Any) -> Any:
     return SVC(C=value)
 
 
-def candidate_grid(model: str = "svm", values: Sequence[Any] | None = None,
-                   gammas: Sequence[float] | None = None) -> CandidateGrid:
+def candidate_grid(
+    model: str = "svm", values: Sequence[Any] | None = None, gammas: Sequence[float] | None = None
+) -> CandidateGrid:
     """The candidates a chapter selects among, for ``model = "svm"`` or ``"knn"``.
 
     Parameters
@@ -732,17 +831,20 @@ def candidate_grid(model: str = "svm", values: Sequence[Any] | None = None,
     if gammas is not None:
         if model == "knn":
             raise ValueError(f"gammas applies to the kernel models only, got model={model!r}")
-        if isinstance(gammas, (str, bytes)) or not isinstance(gammas, Sequence) or \
-                len(gammas) == 0:
-            raise ValueError(f"gammas must be a non-empty list of positive numbers, "
-                             f"got {gammas!r}")
+        if isinstance(gammas, (str, bytes)) or not isinstance(gammas, Sequence) or len(gammas) == 0:
+            raise ValueError(f"gammas must be a non-empty list of positive numbers, got {gammas!r}")
         gs = [check_float(g, "gammas", minimum=0, exclusive=True) for g in gammas]
         vals = [(c, g) for c in vals for g in gs]
         name = f"({name}, gamma)"
     fixed_index = vals.index(fixed) if fixed in vals else None
-    return CandidateGrid(model=model, name=name, values=vals,
-                         candidates=[_make_candidate(model, v) for v in vals],
-                         fixed=_make_candidate(model, fixed), fixed_index=fixed_index)
+    return CandidateGrid(
+        model=model,
+        name=name,
+        values=vals,
+        candidates=[_make_candidate(model, v) for v in vals],
+        fixed=_make_candidate(model, fixed),
+        fixed_index=fixed_index,
+    )
 
 
 __all__ += ["CandidateGrid", "candidate_grid"]
@@ -794,8 +896,9 @@ class KernelRidgeClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"y must hold at most two classes, got {self.classes_.size}")
         target = np.where(y == self.classes_[-1], 1.0, -1.0)
         self.X_fit_ = X
-        self.dual_coef_ = _ridge_coef(rbf_kernel(X, X, gamma=gamma), target,
-                                      np.array([alpha]))[:, 0]
+        self.dual_coef_ = _ridge_coef(rbf_kernel(X, X, gamma=gamma), target, np.array([alpha]))[
+            :, 0
+        ]
         self.n_features_in_ = X.shape[1]
         return self
 
@@ -808,8 +911,10 @@ class KernelRidgeClassifier(ClassifierMixin, BaseEstimator):
 
         X = check_features(X, "X")
         if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, but the classifier was fitted "
-                             f"with {self.n_features_in_}")
+            raise ValueError(
+                f"X has {X.shape[1]} features, but the classifier was fitted "
+                f"with {self.n_features_in_}"
+            )
         return rbf_kernel(X, self.X_fit_, gamma=float(self.gamma)) @ self.dual_coef_
 
     def predict(self, X: Any) -> np.ndarray:
@@ -823,8 +928,13 @@ def _ridge_coef(kernel: np.ndarray, target: np.ndarray, alphas: np.ndarray) -> n
     return V @ ((V.T @ target)[:, None] / (w[:, None] + alphas[None, :]))
 
 
-def _grid_errors(kernels: list[np.ndarray], t: np.ndarray, train: np.ndarray,
-                 test: np.ndarray, alphas: np.ndarray) -> np.ndarray:
+def _grid_errors(
+    kernels: list[np.ndarray],
+    t: np.ndarray,
+    train: np.ndarray,
+    test: np.ndarray,
+    alphas: np.ndarray,
+) -> np.ndarray:
     """Test error of every (alpha, gamma) candidate trained on ``train``: (n_alpha, n_gamma)."""
     out = np.empty((alphas.size, len(kernels)))
     for g, K in enumerate(kernels):
@@ -869,9 +979,15 @@ class GridNested:
         return float(self.scores[self.best_index])
 
 
-def grid_nested_kfold(X: Any, y: Any, alphas: Sequence[float], gammas: Sequence[float],
-                      outer_splits: int = 5, inner_splits: int = 5,
-                      random_state: Any = None) -> GridNested:
+def grid_nested_kfold(
+    X: Any,
+    y: Any,
+    alphas: Sequence[float],
+    gammas: Sequence[float],
+    outer_splits: int = 5,
+    inner_splits: int = 5,
+    random_state: Any = None,
+) -> GridNested:
     """Select among kernel ridge classifiers by K-fold, and nest it, with shared kernels.
 
     The same numbers as :func:`kfold_select` and :func:`nested_kfold` run on
@@ -913,7 +1029,7 @@ def grid_nested_kfold(X: Any, y: Any, alphas: Sequence[float], gammas: Sequence[
     outer_splits = check_n_splits(outer_splits, m, name="outer_splits")
     inner_splits = check_n_splits(inner_splits, m - -(-m // outer_splits), name="inner_splits")
     rs = _splitter_state(random_state)
-    if isinstance(rs, np.random.RandomState):   # one int for all the shuffles, as documented
+    if isinstance(rs, np.random.RandomState):  # one int for all the shuffles, as documented
         rs = int(rs.randint(0, 2**31 - 1))
     classes = np.unique(y)
     if classes.size > 2:
@@ -932,8 +1048,11 @@ def grid_nested_kfold(X: Any, y: Any, alphas: Sequence[float], gammas: Sequence[
         sizes.append(len(test))
         inner_best.append(inner[j])
         chosen.append(j)
-    nested = NestedResult(outer=FoldRisks(np.asarray(risks), np.asarray(sizes)),
-                          inner_best=np.asarray(inner_best), chosen=np.asarray(chosen))
+    nested = NestedResult(
+        outer=FoldRisks(np.asarray(risks), np.asarray(sizes)),
+        inner_best=np.asarray(inner_best),
+        chosen=np.asarray(chosen),
+    )
     return GridNested(scores=scores, best_index=best, nested=nested)
 
 
@@ -960,35 +1079,53 @@ class SelectionStudy:
     chosen: np.ndarray
 
 
-def _selection_one(rng: np.random.Generator, distribution: Any, m: int, alphas: Sequence[float],
-                   gammas: Sequence[float], outer_splits: int, inner_splits: int, n_test: int,
-                   null: bool) -> tuple[float, float, float, int]:
+def _selection_one(
+    rng: np.random.Generator,
+    distribution: Any,
+    m: int,
+    alphas: Sequence[float],
+    gammas: Sequence[float],
+    outer_splits: int,
+    inner_splits: int,
+    n_test: int,
+    null: bool,
+) -> tuple[float, float, float, int]:
     from threadpoolctl import threadpool_limits
 
-    with threadpool_limits(limits=1):   # tiny matrices: BLAS threads only cost time
-        return _selection_one_body(rng, distribution, m, alphas, gammas, outer_splits,
-                                   inner_splits, n_test, null)
+    with threadpool_limits(limits=1):  # tiny matrices: BLAS threads only cost time
+        return _selection_one_body(
+            rng, distribution, m, alphas, gammas, outer_splits, inner_splits, n_test, null
+        )
 
 
-def _selection_one_body(rng, distribution, m, alphas, gammas, outer_splits, inner_splits,
-                        n_test, null):
+def _selection_one_body(
+    rng, distribution, m, alphas, gammas, outer_splits, inner_splits, n_test, null
+):
     X, y = distribution.sample(m, random_state=int(rng.integers(2**31 - 1)))
-    if null:    # labels that carry no information: fair coins, independent of X
+    if null:  # labels that carry no information: fair coins, independent of X
         y = np.where(rng.random(m) < 0.5, 1, -1)
     fold_seed = int(rng.integers(2**31 - 1))
     res = grid_nested_kfold(X, y, alphas, gammas, outer_splits, inner_splits, fold_seed)
     alpha, gamma = candidate_grid("kridge", alphas, gammas).values[res.best_index]
     shipped = KernelRidgeClassifier(alpha=alpha, gamma=gamma).fit(X, y)
     mc_seed = int(rng.integers(2**31 - 1))
-    truth = 0.5 if null else monte_carlo_risk(shipped, distribution, n=n_test,
-                                              random_state=mc_seed)
+    truth = 0.5 if null else monte_carlo_risk(shipped, distribution, n=n_test, random_state=mc_seed)
     return res.own_score, res.nested.outer.mean, float(truth), res.best_index
 
 
-def selection_study(distribution: Any, m: int, alphas: Sequence[float],
-                    gammas: Sequence[float], n_repeats: int = 100, outer_splits: int = 5,
-                    inner_splits: int = 5, null: bool = False, n_test: int = 10_000,
-                    random_state: Any = None, n_jobs: int | None = None) -> SelectionStudy:
+def selection_study(
+    distribution: Any,
+    m: int,
+    alphas: Sequence[float],
+    gammas: Sequence[float],
+    n_repeats: int = 100,
+    outer_splits: int = 5,
+    inner_splits: int = 5,
+    null: bool = False,
+    n_test: int = 10_000,
+    random_state: Any = None,
+    n_jobs: int | None = None,
+) -> SelectionStudy:
     """Own score against nested estimate of K-fold selection, over fresh data sets.
 
     Each repetition draws ``S`` (``m`` points) from ``distribution``, selects among the
@@ -1028,15 +1165,25 @@ def selection_study(distribution: Any, m: int, alphas: Sequence[float],
     [0.5, 0.5]
     """
     m = check_int(m, "m", minimum=4)
-    candidate_grid("kridge", alphas, gammas)   # checks the grid by name
+    candidate_grid("kridge", alphas, gammas)  # checks the grid by name
     outer_splits = check_n_splits(outer_splits, m, name="outer_splits")
     inner_splits = check_n_splits(inner_splits, m - -(-m // outer_splits), name="inner_splits")
     null = check_bool(null, "null")
     n_test = check_int(n_test, "n_test", minimum=1)
-    out = repeat(_selection_one, n_repeats, random_state=random_state, n_jobs=n_jobs,
-                 distribution=distribution, m=m, alphas=list(alphas), gammas=list(gammas),
-                 outer_splits=outer_splits, inner_splits=inner_splits, n_test=n_test,
-                 null=null)
+    out = repeat(
+        _selection_one,
+        n_repeats,
+        random_state=random_state,
+        n_jobs=n_jobs,
+        distribution=distribution,
+        m=m,
+        alphas=list(alphas),
+        gammas=list(gammas),
+        outer_splits=outer_splits,
+        inner_splits=inner_splits,
+        n_test=n_test,
+        null=null,
+    )
     own, nested, truths, chosen = (np.array(c) for c in zip(*out, strict=True))
     return SelectionStudy(own=own, nested=nested, truths=truths, chosen=chosen)
 

@@ -69,6 +69,7 @@ __all__ = [
 # Closed-form LOO for kernel ridge regression
 # --------------------------------------------------------------------------- #
 
+
 def _check_kernel_problem(K, y, alpha):
     """Validate ``K``, ``y``, ``alpha``; return arrays and whether alpha was scalar."""
     K = check_finite(K, "K")
@@ -80,7 +81,8 @@ def _check_kernel_problem(K, y, alpha):
     if y.shape[0] != K.shape[0]:
         raise ValueError(
             f"y must have one target per row of K: K is {K.shape[0]} x {K.shape[1]}, "
-            f"y has {y.shape[0]} rows")
+            f"y has {y.shape[0]} rows"
+        )
     m = K.shape[0]
     if m < 2:
         raise ValueError(f"K must hold at least 2 points for leave-one-out, got m={m}")
@@ -95,7 +97,7 @@ def _check_kernel_problem(K, y, alpha):
         raise ArgumentTypeError(f"alpha must be {allowed}, got {alpha!r}")
     try:
         alpha_arr = check_finite(alpha, "alpha")
-    except ValueError as err:   # strings, complex, booleans, NaN/inf: keep the named message
+    except ValueError as err:  # strings, complex, booleans, NaN/inf: keep the named message
         if isinstance(err, ArgumentTypeError):
             raise ArgumentTypeError(f"alpha must be {allowed}; {err}") from None
         raise ValueError(f"alpha must be finite and > 0, got {alpha!r}") from None
@@ -159,12 +161,18 @@ def _raise_unit_leverage(points: np.ndarray, alpha: float) -> None:
         f"K and alpha={alpha!r} give point(s) {shown}{'...' if points.size > 10 else ''} "
         "a leverage H_ii = 1: without that point the system (K + alpha I) is singular, "
         "so its leave-one-out prediction is undefined. This cannot happen when K is "
-        "positive semi-definite; check K, or increase alpha.")
+        "positive semi-definite; check K, or increase alpha."
+    )
 
 
-def kernel_ridge_loo_predictions(K: ArrayLike, y: ArrayLike, alpha: float | ArrayLike,
-                                 *, fit_intercept: bool = False,
-                                 method: str = "auto") -> np.ndarray:
+def kernel_ridge_loo_predictions(
+    K: ArrayLike,
+    y: ArrayLike,
+    alpha: float | ArrayLike,
+    *,
+    fit_intercept: bool = False,
+    method: str = "auto",
+) -> np.ndarray:
     r"""Leave-one-out predictions of kernel ridge regression, from one factorisation.
 
     Kernel ridge with a precomputed kernel fits the dual coefficients
@@ -289,7 +297,7 @@ def kernel_ridge_loo_predictions(K: ArrayLike, y: ArrayLike, alpha: float | Arra
         failed = []
         for k in todo:
             Linv = _cholesky_inverse_factor(A, alphas[k])
-            if Linv is None:          # K + alpha I not positive definite
+            if Linv is None:  # K + alpha I not positive definite
                 failed.append(k)
                 continue
             # G = Linv^T Linv: c = G b, and G_ii = squared norm of column i of Linv.
@@ -297,12 +305,12 @@ def kernel_ridge_loo_predictions(K: ArrayLike, y: ArrayLike, alpha: float | Arra
             if lift is None:
                 diag = np.einsum("ij,ij->j", Linv, Linv)
             else:
-                W = lift(Linv.T)                       # Q Linv^T, shape (m, m - 1)
+                W = lift(Linv.T)  # Q Linv^T, shape (m, m - 1)
                 diag = np.einsum("ij,ij->i", W, W)
                 c = lift(c)
             preds[k] = y2 - c / diag[:, None]
             if _cancelled(y2, preds[k]):
-                failed.append(k)                       # huge alpha: redo without cancellation
+                failed.append(k)  # huge alpha: redo without cancellation
         todo = np.asarray(failed, dtype=int)
 
     if todo.size:
@@ -347,9 +355,9 @@ def _eigh_loo(A, b, y2, alphas, lift):
     """
     m = y2.shape[0]
     lam, V = np.linalg.eigh(A)
-    U = V if lift is None else lift(V)                 # orthonormal, shape (m, r)
-    Utb = V.T @ b                                      # (r, n_outputs)
-    shifted = lam[None, :] + alphas[:, None]           # (n_alphas, r)
+    U = V if lift is None else lift(V)  # orthonormal, shape (m, r)
+    Utb = V.T @ b  # (r, n_outputs)
+    shifted = lam[None, :] + alphas[:, None]  # (n_alphas, r)
     top = np.max(np.abs(shifted), axis=1)
     tol = m * np.finfo(float).eps
     singular = np.min(np.abs(shifted), axis=1) <= tol * top
@@ -358,24 +366,25 @@ def _eigh_loo(A, b, y2, alphas, lift):
         raise ValueError(
             f"alpha={bad.tolist()} makes K + alpha I singular (K has eigenvalue "
             f"{-bad[0]!r} to rounding): the kernel ridge fit itself is undefined; "
-            "choose another alpha or check that K is positive semi-definite")
-    inv = 1.0 / shifted                                # eigenvalues of G, per alpha
-    U2 = (U * U).T                                     # (r, m)
-    diags = inv @ U2                                   # (n_alphas, m): G_ii
-    s = lam[None, :] * inv                             # eigenvalues of H (minus 1/m)
-    t = alphas[:, None] * inv                          # eigenvalues of I - H
-    lev = s @ U2 + (1.0 / m if lift is not None else 0.0)    # H_ii
-    one_minus_lev = t @ U2                                   # 1 - H_ii = alpha G_ii
+            "choose another alpha or check that K is positive semi-definite"
+        )
+    inv = 1.0 / shifted  # eigenvalues of G, per alpha
+    U2 = (U * U).T  # (r, m)
+    diags = inv @ U2  # (n_alphas, m): G_ii
+    s = lam[None, :] * inv  # eigenvalues of H (minus 1/m)
+    t = alphas[:, None] * inv  # eigenvalues of I - H
+    lev = s @ U2 + (1.0 / m if lift is not None else 0.0)  # H_ii
+    one_minus_lev = t @ U2  # 1 - H_ii = alpha G_ii
     n_out = y2.shape[1]
 
     def combine(weights):
         # U @ diag(weights_a) @ U^T b for every alpha a, in one matrix product.
         scaled = weights.T[:, :, None] * Utb[:, None, :]
         out = (U @ scaled.reshape(U.shape[1], -1)).reshape(m, alphas.size, n_out)
-        return out.transpose(1, 0, 2)                  # (n_alphas, m, n_outputs)
+        return out.transpose(1, 0, 2)  # (n_alphas, m, n_outputs)
 
-    coefs = combine(inv)                               # G y
-    fitted = combine(s)                                # H y (minus the mean, if intercept)
+    coefs = combine(inv)  # G y
+    fitted = combine(s)  # H y (minus the mean, if intercept)
     if lift is not None:
         fitted = fitted + y2.mean(axis=0)
     preds = np.empty((alphas.size, m, n_out))
@@ -393,8 +402,10 @@ def _eigh_loo(A, b, y2, alphas, lift):
 # Brute-force LOO for any estimator
 # --------------------------------------------------------------------------- #
 
-def loo_predictions(estimator, X: ArrayLike, y: ArrayLike, *,
-                    n_jobs: int | None = None) -> np.ndarray:
+
+def loo_predictions(
+    estimator, X: ArrayLike, y: ArrayLike, *, n_jobs: int | None = None
+) -> np.ndarray:
     """Leave-one-out predictions of any estimator, by ``m`` refits.
 
     A thin wrapper of :func:`sklearn.model_selection.cross_val_predict` with
@@ -432,12 +443,14 @@ def _check_brute_force(estimator, X, y, n_jobs):
     if isinstance(estimator, type):
         raise ArgumentTypeError(
             f"estimator must be a scikit-learn estimator instance, got the class "
-            f"{estimator.__name__}; pass {estimator.__name__}() instead")
+            f"{estimator.__name__}; pass {estimator.__name__}() instead"
+        )
     for method in ("fit", "predict", "get_params"):
         if not callable(getattr(estimator, method, None)):
             raise ArgumentTypeError(
                 f"estimator must be a scikit-learn estimator (with fit, predict and "
-                f"get_params), got {type(estimator).__name__} without {method}")
+                f"get_params), got {type(estimator).__name__} without {method}"
+            )
     if issparse(X):
         if np.iscomplexobj(X.data):
             raise ArgumentTypeError("X must be real, got complex values")
@@ -452,20 +465,28 @@ def _check_brute_force(estimator, X, y, n_jobs):
         raise ValueError("y must be finite: it holds NaN or infinite values")
     m = check_same_length(("X", X), ("y", y)) if not issparse(X) else X.shape[0]
     if issparse(X) and X.shape[0] != y.shape[0]:
-        raise ValueError(f"arrays must have the same length: X has {X.shape[0]}, "
-                         f"y has {y.shape[0]}")
+        raise ValueError(
+            f"arrays must have the same length: X has {X.shape[0]}, y has {y.shape[0]}"
+        )
     if m < 2:
         raise ValueError(f"X must hold at least 2 points for leave-one-out, got {m}")
     if n_jobs is not None:
         n_jobs = check_int(n_jobs, "n_jobs")
         if n_jobs == 0:
-            raise ValueError("n_jobs must be None, a positive int or a negative int "
-                             "(-1: all cores), got 0")
+            raise ValueError(
+                "n_jobs must be None, a positive int or a negative int (-1: all cores), got 0"
+            )
     return X, y
 
 
-def loo_risk(estimator, X: ArrayLike, y: ArrayLike,
-             loss: str | Loss = "zero_one", *, n_jobs: int | None = None) -> float:
+def loo_risk(
+    estimator,
+    X: ArrayLike,
+    y: ArrayLike,
+    loss: str | Loss = "zero_one",
+    *,
+    n_jobs: int | None = None,
+) -> float:
     """Leave-one-out estimate of the risk: the mean loss of the ``m`` LOO predictions.
 
     Each point is predicted once, by a model that did not see it, and the
@@ -509,6 +530,7 @@ def loo_risk(estimator, X: ArrayLike, y: ArrayLike,
 # The experiments of chapter 4
 # --------------------------------------------------------------------------- #
 
+
 def ridge_loo_mse(X: ArrayLike, y: ArrayLike, alpha: float) -> float:
     """Closed-form LOO mean squared error of ``Ridge(alpha, fit_intercept=True)``.
 
@@ -545,8 +567,9 @@ def ridge_loo_mse(X: ArrayLike, y: ArrayLike, alpha: float) -> float:
     return float(np.mean((y - pred) ** 2))
 
 
-def ridge_estimates_and_risks(rng: np.random.Generator, distribution, m: int, alpha: float,
-                              ks: Sequence[int] = (2, 5, 10)) -> dict:
+def ridge_estimates_and_risks(
+    rng: np.random.Generator, distribution, m: int, alpha: float, ks: Sequence[int] = (2, 5, 10)
+) -> dict:
     """One data set of chapter 4's bias study: LOO and K-fold estimates, and true risks.
 
     Draws ``m`` points from ``distribution`` (which must offer ``sample`` and the exact
@@ -597,8 +620,9 @@ def ridge_estimates_and_risks(rng: np.random.Generator, distribution, m: int, al
     ks = [check_int(k, "ks", minimum=2, maximum=m) for k in ks]
     for method in ("sample", "linear_rule_risk"):
         if not callable(getattr(distribution, method, None)):
-            raise ArgumentTypeError(f"distribution must offer {method}(), "
-                                    f"got {type(distribution).__name__}")
+            raise ArgumentTypeError(
+                f"distribution must offer {method}(), got {type(distribution).__name__}"
+            )
     X, y = distribution.sample(m, random_state=int_seed(rng))
     estimates = {"LOO": ridge_loo_mse(X, y, alpha)}
     train_size = {"LOO": m - 1}
@@ -657,17 +681,20 @@ def single_class_part(y: ArrayLike, splits: Iterable) -> bool:
     True
     """
     y = check_1d_labels(y, "y")
-    if isinstance(splits, numbers.Integral) or (hasattr(splits, "split")
-                                                and hasattr(splits, "get_n_splits")):
+    if isinstance(splits, numbers.Integral) or (
+        hasattr(splits, "split") and hasattr(splits, "get_n_splits")
+    ):
         raise ArgumentTypeError(
             "splits must be an iterable of (train, test) index arrays, such as "
-            f"KFold(3).split(X); got {type(splits).__name__} (call its split method)")
+            f"KFold(3).split(X); got {type(splits).__name__} (call its split method)"
+        )
     splits = check_cv(splits, "splits", n_samples=y.size)
     return any(np.unique(y[train]).size < 2 for train, _ in splits)
 
 
-def small_sample_failures(rng: np.random.Generator, distribution, m: int,
-                          ks: Sequence[int] = (2, 3, 5)) -> dict:
+def small_sample_failures(
+    rng: np.random.Generator, distribution, m: int, ks: Sequence[int] = (2, 3, 5)
+) -> dict:
     """One tiny data set: which cross-validations leave a training part with one class.
 
     Draws ``m`` labelled points from ``distribution`` and, for each ``K`` in ``ks``,
@@ -714,8 +741,9 @@ def small_sample_failures(rng: np.random.Generator, distribution, m: int,
     m = check_int(m, "m", minimum=2)
     ks = [check_int(k, "ks", minimum=2, maximum=m) for k in ks]
     if not callable(getattr(distribution, "sample", None)):
-        raise ArgumentTypeError(f"distribution must offer sample(), "
-                                f"got {type(distribution).__name__}")
+        raise ArgumentTypeError(
+            f"distribution must offer sample(), got {type(distribution).__name__}"
+        )
     X, y = distribution.sample(m, random_state=int_seed(rng))
     y = check_1d_labels(y, "y")
     out: dict = {}
@@ -724,7 +752,7 @@ def small_sample_failures(rng: np.random.Generator, distribution, m: int,
         stratified = StratifiedKFold(k, shuffle=True, random_state=int_seed(rng))
         out[f"{k}-fold shuffled"] = single_class_part(y, shuffled.split(X))
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)   # "least populated class ..."
+            warnings.simplefilter("ignore", UserWarning)  # "least populated class ..."
             out[f"{k}-fold stratified"] = single_class_part(y, stratified.split(X, y))
     out["LOO"] = single_class_part(y, LeaveOneOut().split(X))
     counts = [int(np.sum(y == c)) for c in np.unique(y)]
@@ -764,9 +792,9 @@ def majority_vote_loo(y: ArrayLike) -> float:
     for j, c in enumerate(counts):
         without = counts.copy()
         without[j] -= 1
-        if without.max() == 0:     # pragma: no cover - m >= 2 leaves a vote
+        if without.max() == 0:  # pragma: no cover - m >= 2 leaves a vote
             continue
-        predicted = int(np.argmax(without))          # first (smallest) label among ties
+        predicted = int(np.argmax(without))  # first (smallest) label among ties
         wrong += c * (predicted != j)
     return float(wrong / y.size)
 
@@ -796,8 +824,7 @@ def majority_vote_loo_distribution(m: int) -> tuple[np.ndarray, np.ndarray]:
     from scipy.stats import binom
 
     m = check_int(m, "m", minimum=2)
-    values = np.array([majority_vote_loo(np.r_[-np.ones(m - n), np.ones(n)])
-                       for n in range(m + 1)])
+    values = np.array([majority_vote_loo(np.r_[-np.ones(m - n), np.ones(n)]) for n in range(m + 1)])
     return values, binom.pmf(np.arange(m + 1), m, 0.5)
 
 
@@ -825,8 +852,7 @@ def mean_se_z(values: ArrayLike) -> tuple[float, float, float]:
     """
     arr = check_finite(values, "values")
     if arr.ndim != 1 or arr.size < 2:
-        raise ValueError(f"values must be a 1-d array of at least 2 numbers, got shape "
-                         f"{arr.shape}")
+        raise ValueError(f"values must be a 1-d array of at least 2 numbers, got shape {arr.shape}")
     mean = float(arr.mean())
     se = float(arr.std(ddof=1) / np.sqrt(arr.size))
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -121,8 +121,10 @@ def _resolve(loss: str | Loss) -> Loss:
     if callable(loss):
         return loss
     if not isinstance(loss, str) or loss not in LOSSES:
-        raise ValueError(f"loss must be one of {sorted(LOSSES)} or a callable returning "
-                         f"per-point losses, got {loss!r}")
+        raise ValueError(
+            f"loss must be one of {sorted(LOSSES)} or a callable returning "
+            f"per-point losses, got {loss!r}"
+        )
     return LOSSES[loss]
 
 
@@ -155,8 +157,10 @@ def empirical_risk(y_true: Any, y_pred: Any, loss: str | Loss = "zero_one") -> f
         raise ValueError("y_true must hold at least one point, got an empty array")
     losses = check_finite(fn(y_true, y_pred), "loss(y_true, y_pred)")
     if losses.shape != y_true.shape:
-        raise ValueError(f"loss must return one loss per point: got shape {losses.shape} "
-                         f"for {y_true.size} points")
+        raise ValueError(
+            f"loss must return one loss per point: got shape {losses.shape} "
+            f"for {y_true.size} points"
+        )
     return float(losses.mean())
 
 
@@ -173,15 +177,18 @@ def count_errors(y_true: Any, y_pred: Any) -> int:
 
 def _check_model(model: Any, name: str = "model") -> Any:
     if not callable(getattr(model, "predict", None)):
-        raise ArgumentTypeError(f"{name} must be a fitted classifier with a predict method, "
-                                f"got {type(model).__name__}")
+        raise ArgumentTypeError(
+            f"{name} must be a fitted classifier with a predict method, got {type(model).__name__}"
+        )
     return model
 
 
 def _check_distribution(distribution: Any) -> Any:
     if not callable(getattr(distribution, "sample", None)):
-        raise ArgumentTypeError(f"distribution must have a sample(m, random_state) method, "
-                                f"got {type(distribution).__name__}")
+        raise ArgumentTypeError(
+            f"distribution must have a sample(m, random_state) method, "
+            f"got {type(distribution).__name__}"
+        )
     return distribution
 
 
@@ -197,8 +204,9 @@ def _linear_rule(model: Any) -> tuple[np.ndarray, float] | None:
     return coef.ravel(), float(np.ravel(intercept)[0])
 
 
-def model_risk(model: Any, distribution: Any, n_mc: int = 100_000,
-               random_state: Any = None) -> float:
+def model_risk(
+    model: Any, distribution: Any, n_mc: int = 100_000, random_state: Any = None
+) -> float:
     """The true 0-1 risk ``L(f)`` of a fitted classifier on a known distribution.
 
     Exact when the model is a linear rule ``sign(w @ x + b)`` with classes
@@ -241,9 +249,15 @@ def model_risk(model: Any, distribution: Any, n_mc: int = 100_000,
     return monte_carlo_risk(model, distribution, n=n_mc, random_state=rng)
 
 
-def draw_sample(distribution: Any, m: int, random_state: Any = None, *,
-                min_per_class: int = 2, classes: Sequence[Any] = (-1, 1),
-                max_draws: int = 1000) -> tuple[np.ndarray, np.ndarray]:
+def draw_sample(
+    distribution: Any,
+    m: int,
+    random_state: Any = None,
+    *,
+    min_per_class: int = 2,
+    classes: Sequence[Any] = (-1, 1),
+    max_draws: int = 1000,
+) -> tuple[np.ndarray, np.ndarray]:
     """Draw ``m`` points, redrawn until every class holds ``min_per_class`` points.
 
     A sample in which a class is missing or nearly so cannot be split into a
@@ -290,12 +304,15 @@ def draw_sample(distribution: Any, m: int, random_state: Any = None, *,
         X, y = distribution.sample(m, random_state=rng)
         if all(np.sum(y == c) >= min_per_class for c in classes):
             return X, y
-    raise RuntimeError(f"no sample of m={m} points held {min_per_class} points of every "
-                       f"class {classes} in {max_draws} draws")
+    raise RuntimeError(
+        f"no sample of m={m} points held {min_per_class} points of every "
+        f"class {classes} in {max_draws} draws"
+    )
 
 
-def sample_test_errors(model: Any, distribution: Any, test_size: int, n_test_sets: int,
-                       random_state: Any = None) -> np.ndarray:
+def sample_test_errors(
+    model: Any, distribution: Any, test_size: int, n_test_sets: int, random_state: Any = None
+) -> np.ndarray:
     """Error counts of one fixed ``model`` on many independent test sets.
 
     Each test set holds ``test_size`` fresh points from ``distribution``. The
@@ -336,15 +353,23 @@ def sample_test_errors(model: Any, distribution: Any, test_size: int, n_test_set
     X, y = distribution.sample(test_size * n_test_sets, random_state=rng)
     predicted = check_1d_labels(model.predict(X), "model.predict(X)")
     if predicted.shape != np.shape(y):
-        raise ValueError(f"model.predict(X) must return one label per point: got shape "
-                         f"{predicted.shape} for {len(y)} points")
+        raise ValueError(
+            f"model.predict(X) must return one label per point: got shape "
+            f"{predicted.shape} for {len(y)} points"
+        )
     wrong = (predicted != y).reshape(n_test_sets, test_size)
     return wrong.sum(axis=1).astype(np.int64)
 
 
-def split_sizes_trial(rng: Any, distribution: Any, estimator: Any, m: int,
-                      train_sizes: Sequence[int], delta: float = 0.05,
-                      n_mc: int = 100_000) -> dict[str, np.ndarray]:
+def split_sizes_trial(
+    rng: Any,
+    distribution: Any,
+    estimator: Any,
+    m: int,
+    train_sizes: Sequence[int],
+    delta: float = 0.05,
+    n_mc: int = 100_000,
+) -> dict[str, np.ndarray]:
     """One data set of ``m`` points, split once for each training size: the trade-off.
 
     Draws ``m`` points (:func:`draw_sample`: every class holds 2 points or more),
@@ -394,13 +419,14 @@ def split_sizes_trial(rng: Any, distribution: Any, estimator: Any, m: int,
     _check_distribution(distribution)
     clone_estimator(estimator)
     m = check_int(m, "m", minimum=4)
-    if isinstance(train_sizes, (str, bytes)) or np.ndim(train_sizes) != 1 or \
-            len(train_sizes) == 0:
+    if isinstance(train_sizes, (str, bytes)) or np.ndim(train_sizes) != 1 or len(train_sizes) == 0:
         raise ValueError(f"train_sizes must be a non-empty list of integers, got {train_sizes!r}")
     sizes = check_integer_array(train_sizes, "train_sizes", ndim=1)
     if sizes.min() < 2 or sizes.max() > m - 2:
-        raise ValueError(f"train_sizes must lie in [2, m - 2] = [2, {m - 2}] so that both "
-                         f"parts hold both classes, got {sizes.tolist()}")
+        raise ValueError(
+            f"train_sizes must lie in [2, m - 2] = [2, {m - 2}] so that both "
+            f"parts hold both classes, got {sizes.tolist()}"
+        )
     delta = check_open_unit(delta, "delta", scalar=True)
     n_mc = check_int(n_mc, "n_mc", minimum=1)
     X, y = draw_sample(distribution, m, rng)
@@ -412,14 +438,19 @@ def split_sizes_trial(rng: Any, distribution: Any, estimator: Any, m: int,
         out["true_risk"].append(model_risk(model, distribution, n_mc=n_mc, random_state=rng))
     n_test = m - sizes
     n_errors = np.asarray(out["n_errors"], dtype=np.int64)
-    return {"n_train": sizes, "n_test": n_test, "n_errors": n_errors,
-            "test_error": n_errors / n_test, "true_risk": np.asarray(out["true_risk"]),
-            "upper_bound": np.asarray(clopper_pearson_upper(n_errors, n_test, delta),
-                                      dtype=float)}
+    return {
+        "n_train": sizes,
+        "n_test": n_test,
+        "n_errors": n_errors,
+        "test_error": n_errors / n_test,
+        "true_risk": np.asarray(out["true_risk"]),
+        "upper_bound": np.asarray(clopper_pearson_upper(n_errors, n_test, delta), dtype=float),
+    }
 
 
-def single_split(rng: Any, distribution: Any, estimator: Any, m: int, train_fraction: float,
-                 delta: float = 0.05) -> dict[str, float]:
+def single_split(
+    rng: Any, distribution: Any, estimator: Any, m: int, train_fraction: float, delta: float = 0.05
+) -> dict[str, float]:
     """Split ``m`` points once into training and test parts; report what each gives.
 
     :func:`split_sizes_trial` for one training size, ``round(train_fraction * m)``
@@ -441,10 +472,13 @@ def single_split(rng: Any, distribution: Any, estimator: Any, m: int, train_frac
     train_fraction = check_open_unit(train_fraction, "train_fraction", scalar=True)
     n_train = min(max(round(train_fraction * m), 2), m - 2)
     out = split_sizes_trial(rng, distribution, estimator, m, [n_train], delta=delta)
-    return {"n_train": n_train, "n_test": m - n_train,
-            "true_risk": float(out["true_risk"][0]),
-            "test_error": float(out["test_error"][0]),
-            "upper_bound": float(out["upper_bound"][0])}
+    return {
+        "n_train": n_train,
+        "n_test": m - n_train,
+        "true_risk": float(out["true_risk"][0]),
+        "test_error": float(out["test_error"][0]),
+        "upper_bound": float(out["upper_bound"][0]),
+    }
 
 
 def mean_se(values: Any, name: str = "values") -> tuple[float, float, float]:
@@ -472,8 +506,7 @@ def mean_se(values: Any, name: str = "values") -> tuple[float, float, float]:
     """
     arr = check_finite(values, name)
     if arr.ndim != 1 or arr.size < 2:
-        raise ValueError(f"{name} must be a 1-d array of at least 2 numbers, got shape "
-                         f"{arr.shape}")
+        raise ValueError(f"{name} must be a 1-d array of at least 2 numbers, got shape {arr.shape}")
     mean, se = float(arr.mean()), float(arr.std(ddof=1) / np.sqrt(arr.size))
     with np.errstate(divide="ignore", invalid="ignore"):
         z = float(np.divide(mean, se))

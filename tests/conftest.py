@@ -9,7 +9,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Rätsch benchmarks as the paper used them, outside the repository (never committed).
-SHARED_RAETSCH = Path(os.environ.get("CVBOOK_SHARED_RAETSCH", ROOT.parent / "shared" / "data" / "raetsch"))
+SHARED_RAETSCH = Path(
+    os.environ.get("CVBOOK_SHARED_RAETSCH", ROOT.parent / "shared" / "data" / "raetsch")
+)
 
 
 @pytest.fixture(scope="session")

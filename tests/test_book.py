@@ -7,7 +7,6 @@ import re
 
 import nbformat
 import pytest
-
 from booktoc import ROOT, chapter_notebooks, toc_files
 
 
@@ -45,9 +44,11 @@ def test_api_page_lists_every_module():
     """api/index.md has an automodule section for every public module of the package."""
     text = (ROOT / "api" / "index.md").read_text(encoding="utf-8")
     listed = set(re.findall(r"^\.\. automodule:: (cvbook[\w.]*)", text, re.M))
-    modules = {"cvbook." + ".".join(p.relative_to(ROOT / "cvbook").with_suffix("").parts)
-               for p in (ROOT / "cvbook").rglob("*.py")
-               if not any(part.startswith("_") for part in p.relative_to(ROOT / "cvbook").parts)}
+    modules = {
+        "cvbook." + ".".join(p.relative_to(ROOT / "cvbook").with_suffix("").parts)
+        for p in (ROOT / "cvbook").rglob("*.py")
+        if not any(part.startswith("_") for part in p.relative_to(ROOT / "cvbook").parts)
+    }
     modules |= {"cvbook.datasets", "cvbook.runs"}
     assert modules <= listed, f"api/index.md does not document {sorted(modules - listed)}"
 
@@ -63,6 +64,8 @@ def test_chapters_use_no_glue_and_carry_no_execution_metadata():
             if re.search(r"\{glue(:\w+)?\}|from myst_nb import glue|\bglue\(", src):
                 problems.append(f"{nb_path.name} cell {i}: uses glue")
             if "execution" in cell.get("metadata", {}):
-                problems.append(f"{nb_path.name} cell {i}: execution timestamps "
-                                "(python tools/strip_notebooks.py)")
+                problems.append(
+                    f"{nb_path.name} cell {i}: execution timestamps "
+                    "(python tools/strip_notebooks.py)"
+                )
     assert not problems, "\n".join(problems)

@@ -18,7 +18,6 @@ from pathlib import Path
 
 import papermill as pm
 import pytest
-
 from booktoc import chapter_notebooks
 
 SEEDS = tuple(int(s) for s in os.environ.get("CVBOOK_CLAIM_SEEDS", "101,202,303").split(","))
@@ -27,9 +26,14 @@ NOTEBOOKS = [p for p in chapter_notebooks() if "seed" in pm.inspect_notebook(str
 
 def _run(nb_path: str, seed: int, out_dir: str) -> float:
     t0 = time.perf_counter()
-    pm.execute_notebook(nb_path, str(Path(out_dir) / f"{Path(nb_path).stem}-{seed}.ipynb"),
-                        parameters={"seed": seed}, cwd=str(Path(nb_path).parent),
-                        progress_bar=False, log_output=False)
+    pm.execute_notebook(
+        nb_path,
+        str(Path(out_dir) / f"{Path(nb_path).stem}-{seed}.ipynb"),
+        parameters={"seed": seed},
+        cwd=str(Path(nb_path).parent),
+        progress_bar=False,
+        log_output=False,
+    )
     return time.perf_counter() - t0
 
 
@@ -38,8 +42,11 @@ def claim_runs(tmp_path_factory) -> dict:
     out_dir = str(tmp_path_factory.mktemp("claims"))
     workers = int(os.environ.get("CVBOOK_PAPERMILL_WORKERS", "2"))
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = {(str(nb), seed): pool.submit(_run, str(nb), seed, out_dir)
-                   for nb in NOTEBOOKS for seed in SEEDS}
+        futures = {
+            (str(nb), seed): pool.submit(_run, str(nb), seed, out_dir)
+            for nb in NOTEBOOKS
+            for seed in SEEDS
+        }
         results = {}
         for key, future in futures.items():
             try:

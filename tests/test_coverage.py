@@ -41,8 +41,15 @@ def true_risk(model, dist):
 
 @pytest.fixture(scope="module")
 def small_run():
-    return run_coverage(n_values=[60], k_values=[3, 5], delta_values=[0.05, 0.3],
-                        n_repeats=6, tune_k=True, random_state=1, n_jobs=1)
+    return run_coverage(
+        n_values=[60],
+        k_values=[3, 5],
+        delta_values=[0.05, 0.3],
+        n_repeats=6,
+        tune_k=True,
+        random_state=1,
+        n_jobs=1,
+    )
 
 
 def test_records_cover_every_method_and_setting(small_run):
@@ -81,15 +88,21 @@ def test_holdout_bound_covers_at_nominal_level():
         return clopper_pearson_upper(errors, 50, delta) >= true_risk(model, dist)
 
     from cvbook.simulation import repeat
+
     cov = float(np.mean(repeat(trial, reps, random_state=0)))
     assert cov >= 1 - delta - 3 * binomial_se(1 - delta, reps)
 
 
 def test_mean_kfold_error_is_not_a_bound(small_run):
     # a point estimate falls below the truth often; a 70% bound should not
-    s = {(r["method"], r["k"], r["delta"]): r for r in summarize(
-        run_coverage(n_values=[100], k_values=[5], delta_values=[0.3], n_repeats=40,
-                     random_state=2))}
+    s = {
+        (r["method"], r["k"], r["delta"]): r
+        for r in summarize(
+            run_coverage(
+                n_values=[100], k_values=[5], delta_values=[0.3], n_repeats=40, random_state=2
+            )
+        )
+    }
     assert s[("kfold", 5, 0.3)]["coverage"] < 0.9
     assert s[("holdout", 5, 0.3)]["coverage"] > s[("kfold", 5, 0.3)]["coverage"]
 
@@ -104,8 +117,15 @@ def test_ckcv_records_match_a_direct_fit():
     seeds = rng.integers(0, 2**31 - 1, size=(1, 4))
     X, y = dist.sample(60, random_state=int(seeds[0, 0]))
     for delta in (0.05, 0.2):
-        search = CompleteKCV(est, grid, k_values=[5], n_splits=3, delta=delta,
-                             random_state=int(seeds[0, 3]), n_jobs=1).fit(X, y)
+        search = CompleteKCV(
+            est,
+            grid,
+            k_values=[5],
+            n_splits=3,
+            delta=delta,
+            random_state=int(seeds[0, 3]),
+            n_jobs=1,
+        ).fit(X, y)
         mine = rows[(rows[:, 0] == list(METHODS).index("ckcv")) & (rows[:, 3] == delta)]
         assert mine.shape[0] == 1
         assert mine[0, 4] == pytest.approx(search.bound_)
@@ -123,21 +143,30 @@ def test_risks_are_those_of_cvbook_datasets():
     assert abs(exact - mc) < 4 * np.sqrt(exact * (1 - exact) / 200_000)
     # a model that is no linear rule (a stub predicting +1): the canonical Monte Carlo risk
     stub = type("Stub", (), {"predict": lambda self, X: np.ones(len(X), dtype=int)})()
-    assert coverage._risk(stub, dist, 5000, 3) == monte_carlo_risk(stub, dist, n=5000,
-                                                                  random_state=3)
+    assert coverage._risk(stub, dist, 5000, 3) == monte_carlo_risk(
+        stub, dist, n=5000, random_state=3
+    )
     # labels other than -1/+1: no exact shortcut, the Monte Carlo route (with its checks)
     X, y = dist.sample(200, random_state=4)
     lda01 = LinearDiscriminantAnalysis().fit(X, (y + 1) // 2)
     assert coverage._linear_rule(lda01) is None
     # its literal 0-1 risk: a prediction 0 is never the label -1
-    assert coverage._risk(lda01, dist, 5000, 3) == monte_carlo_risk(lda01, dist, n=5000,
-                                                                   random_state=3) > 0.45
+    assert (
+        coverage._risk(lda01, dist, 5000, 3)
+        == monte_carlo_risk(lda01, dist, n=5000, random_state=3)
+        > 0.45
+    )
 
 
 def test_summary_and_table():
-    rec = {"method": np.array(["holdout"] * 3 + ["kfold"] * 3), "n": np.full(6, 100),
-           "k": np.full(6, 5), "delta": np.full(6, 0.1),
-           "estimate": np.array([0.3, 0.1, 0.2, 0.1, 0.1, 0.1]), "risk": np.full(6, 0.15)}
+    rec = {
+        "method": np.array(["holdout"] * 3 + ["kfold"] * 3),
+        "n": np.full(6, 100),
+        "k": np.full(6, 5),
+        "delta": np.full(6, 0.1),
+        "estimate": np.array([0.3, 0.1, 0.2, 0.1, 0.1, 0.1]),
+        "risk": np.full(6, 0.15),
+    }
     s = summarize(rec)
     assert [r["method"] for r in s] == ["holdout", "kfold"]
     assert s[0]["coverage"] == pytest.approx(2 / 3) and s[1]["coverage"] == 0.0
@@ -155,7 +184,7 @@ def test_summary_and_table():
 def test_coverage_interval_is_informative_at_one():
     """Issue 11: 0 failures in 100 is a coverage >= 0.97 (one-sided 95%), not 1 ± 0."""
     assert binomial_se(1.0, 100) == 0.0
-    lo, hi = coverage_interval(100, 100, alpha=0.1)   # each end at 95%
+    lo, hi = coverage_interval(100, 100, alpha=0.1)  # each end at 95%
     assert hi == 1.0 and lo == pytest.approx(0.05 ** (1 / 100)) and 0.97 < lo < 0.971
     assert lo == pytest.approx(1 - clopper_pearson_upper(0, 100, 0.05))
     lo, hi = coverage_interval(0, 100)
@@ -165,8 +194,10 @@ def test_coverage_interval_is_informative_at_one():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(1, 500).flatmap(lambda r: st.tuples(st.integers(0, r), st.just(r))),
-       st.floats(1e-6, 0.5))
+@given(
+    st.integers(1, 500).flatmap(lambda r: st.tuples(st.integers(0, r), st.just(r))),
+    st.floats(1e-6, 0.5),
+)
 def test_coverage_interval_holds_the_estimate(counts, alpha):
     held, r = counts
     lo, hi = coverage_interval(held, r, alpha)
@@ -183,18 +214,21 @@ def test_paired_difference():
     out = paired_difference(a, b)
     assert out["diff"] == pytest.approx(np.mean(a - b))
     assert out["se"] == pytest.approx(np.std(a - b, ddof=1) / 20)
-    assert out["z"] > 50 and out["n"] == 400        # pairing removes the shared spread
+    assert out["z"] > 50 and out["n"] == 400  # pairing removes the shared spread
     assert paired_difference([1.0, 2.0], [0.0, 1.0])["z"] == np.inf
     assert paired_difference([1.0, 2.0], [1.0, 2.0])["z"] == 0.0
 
 
-@pytest.mark.parametrize("a, b, match", [
-    ([1.0], [1.0], "at least 2"),
-    ([1.0, 2.0], [1.0], "paired"),
-    ([[1.0, 2.0]], [[1.0, 2.0]], "one-dimensional"),
-    ([1.0, np.nan], [1.0, 2.0], "finite"),
-    (["a", "b"], [1.0, 2.0], "a must hold numbers"),
-])
+@pytest.mark.parametrize(
+    "a, b, match",
+    [
+        ([1.0], [1.0], "at least 2"),
+        ([1.0, 2.0], [1.0], "paired"),
+        ([[1.0, 2.0]], [[1.0, 2.0]], "one-dimensional"),
+        ([1.0, np.nan], [1.0, 2.0], "finite"),
+        (["a", "b"], [1.0, 2.0], "a must hold numbers"),
+    ],
+)
 def test_paired_difference_refuses(a, b, match):
     with pytest.raises(ValueError, match=match):
         paired_difference(a, b)
@@ -208,66 +242,149 @@ def test_select_records_aligns_repetitions(small_run):
         select_records(small_run, flavour="x")
 
 
-@pytest.mark.parametrize("args, error, match", [
-    ((1.5, 10), ValueError, "coverage must lie in"),
-    ((-0.1, 10), ValueError, "coverage must lie in"),
-    ((np.nan, 10), ValueError, "coverage must be finite"),
-    (("0.9", 10), TypeError, "coverage must hold numbers"),
-    ((0.9, 0), ValueError, "n_repeats must be >= 1"),
-    ((0.9, 2.5), ValueError, "n_repeats must hold integers"),
-    ((0.9, True), TypeError, "n_repeats"),
-    (([0.9, 0.8], [10, 20, 30]), ValueError, "broadcast"),
-])
+@pytest.mark.parametrize(
+    "args, error, match",
+    [
+        ((1.5, 10), ValueError, "coverage must lie in"),
+        ((-0.1, 10), ValueError, "coverage must lie in"),
+        ((np.nan, 10), ValueError, "coverage must be finite"),
+        (("0.9", 10), TypeError, "coverage must hold numbers"),
+        ((0.9, 0), ValueError, "n_repeats must be >= 1"),
+        ((0.9, 2.5), ValueError, "n_repeats must hold integers"),
+        ((0.9, True), TypeError, "n_repeats"),
+        (([0.9, 0.8], [10, 20, 30]), ValueError, "broadcast"),
+    ],
+)
 def test_binomial_se_refuses(args, error, match):
     """Issue 13: binomial_se(1.5, 10) was NaN and binomial_se(0.9, 0) inf."""
     with pytest.raises(error, match=match):
         binomial_se(*args)
 
 
-@pytest.mark.parametrize("args, match", [
-    ((101, 100), "n_held must be <= n_repeats"),
-    ((-1, 100), "n_held must hold integers >= 0"),
-    ((5, 0), "n_repeats must hold integers >= 1"),
-    ((5.5, 10), "n_held must hold integers"),
-    ((5, 10, 0.0), "alpha"),
-    ((5, 10, [0.1, 0.2]), "alpha must be a real number"),
-])
+@pytest.mark.parametrize(
+    "args, match",
+    [
+        ((101, 100), "n_held must be <= n_repeats"),
+        ((-1, 100), "n_held must hold integers >= 0"),
+        ((5, 0), "n_repeats must hold integers >= 1"),
+        ((5.5, 10), "n_held must hold integers"),
+        ((5, 10, 0.0), "alpha"),
+        ((5, 10, [0.1, 0.2]), "alpha must be a real number"),
+    ],
+)
 def test_coverage_interval_refuses(args, match):
     with pytest.raises(ValueError, match=match):
         coverage_interval(*args)
 
 
-@pytest.mark.parametrize("call, match", [
-    (lambda: summarize([1, 2]), "records must be a dict"),
-    (lambda: summarize({"method": ["kfold"]}), "lack the columns"),
-    (lambda: summarize({"method": ["kfold"], "n": [1, 2], "k": [5], "delta": [0.1],
-                        "estimate": [0.1], "risk": [0.1]}), "one length"),
-    (lambda: summarize({"method": ["kfold"], "n": [10], "k": [5], "delta": [0.1],
-                        "estimate": [np.nan], "risk": [0.1]}), "estimate must be finite"),
-    (lambda: summarize({"method": ["kfold"], "n": [10], "k": [5], "delta": [0.1],
-                        "estimate": [0.2], "risk": [0.1]}, alpha=1.0), "alpha"),
-    (lambda: format_table({"method": "kfold"}), "summary must be a list"),
-    (lambda: format_table([{"method": "kfold"}]), r"summary\[0\] must be a row"),
-    (lambda: format_table([], digits=2.5), "digits must be an integer"),
-    (lambda: make_distribution(3), "distribution must be one of"),
-    (lambda: coverage.default_learner("twonorm", learner="forest"), "learner must be one of"),
-    (lambda: coverage_trial(np.random.default_rng(0), "twonorm", [40], [4], [0.1],
-                            LinearDiscriminantAnalysis(), {}), "distribution must have"),
-    (lambda: coverage_trial(-1, TwoGaussians(), [40], [4], [0.1],
-                            LinearDiscriminantAnalysis(), {}), "rng must be"),
-    (lambda: coverage_trial(np.random.default_rng(0), TwoGaussians(), [40], [4], [0.1],
-                            "lda", {}), "estimator must be"),
-    (lambda: coverage_trial(np.random.default_rng(0), TwoGaussians(), [40], [4], [0.1],
-                            LinearDiscriminantAnalysis(), [1]), "param_grid must be"),
-    (lambda: coverage_trial(np.random.default_rng(0), TwoGaussians(), [40], [4], [0.1],
-                            LinearDiscriminantAnalysis(), {}, tune_k=1), "tune_k must be"),
-])
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: summarize([1, 2]), "records must be a dict"),
+        (lambda: summarize({"method": ["kfold"]}), "lack the columns"),
+        (
+            lambda: summarize(
+                {
+                    "method": ["kfold"],
+                    "n": [1, 2],
+                    "k": [5],
+                    "delta": [0.1],
+                    "estimate": [0.1],
+                    "risk": [0.1],
+                }
+            ),
+            "one length",
+        ),
+        (
+            lambda: summarize(
+                {
+                    "method": ["kfold"],
+                    "n": [10],
+                    "k": [5],
+                    "delta": [0.1],
+                    "estimate": [np.nan],
+                    "risk": [0.1],
+                }
+            ),
+            "estimate must be finite",
+        ),
+        (
+            lambda: summarize(
+                {
+                    "method": ["kfold"],
+                    "n": [10],
+                    "k": [5],
+                    "delta": [0.1],
+                    "estimate": [0.2],
+                    "risk": [0.1],
+                },
+                alpha=1.0,
+            ),
+            "alpha",
+        ),
+        (lambda: format_table({"method": "kfold"}), "summary must be a list"),
+        (lambda: format_table([{"method": "kfold"}]), r"summary\[0\] must be a row"),
+        (lambda: format_table([], digits=2.5), "digits must be an integer"),
+        (lambda: make_distribution(3), "distribution must be one of"),
+        (lambda: coverage.default_learner("twonorm", learner="forest"), "learner must be one of"),
+        (
+            lambda: coverage_trial(
+                np.random.default_rng(0),
+                "twonorm",
+                [40],
+                [4],
+                [0.1],
+                LinearDiscriminantAnalysis(),
+                {},
+            ),
+            "distribution must have",
+        ),
+        (
+            lambda: coverage_trial(
+                -1, TwoGaussians(), [40], [4], [0.1], LinearDiscriminantAnalysis(), {}
+            ),
+            "rng must be",
+        ),
+        (
+            lambda: coverage_trial(
+                np.random.default_rng(0), TwoGaussians(), [40], [4], [0.1], "lda", {}
+            ),
+            "estimator must be",
+        ),
+        (
+            lambda: coverage_trial(
+                np.random.default_rng(0),
+                TwoGaussians(),
+                [40],
+                [4],
+                [0.1],
+                LinearDiscriminantAnalysis(),
+                [1],
+            ),
+            "param_grid must be",
+        ),
+        (
+            lambda: coverage_trial(
+                np.random.default_rng(0),
+                TwoGaussians(),
+                [40],
+                [4],
+                [0.1],
+                LinearDiscriminantAnalysis(),
+                {},
+                tune_k=1,
+            ),
+            "tune_k must be",
+        ),
+    ],
+)
 def test_public_functions_name_the_bad_argument(call, match):
     with pytest.raises(ValueError, match=match):
         call()
 
 
 # --------------------------------------------------------------------------- records on disk
+
 
 def test_save_and_load_roundtrip(tmp_path, small_run):
     save_results(tmp_path / "run", small_run, {"seed": 1})
@@ -289,40 +406,67 @@ def test_strings_with_commas_quotes_and_line_ends_come_back(tmp_path):
 
 def test_bool_and_small_integer_columns_keep_their_dtype(tmp_path):
     """Issue 13: uint8 and bool columns came back as strings."""
-    rec = {"flag": np.array([True, False]), "u8": np.array([0, 255], dtype=np.uint8),
-           "f32": np.array([0.1, -np.inf], dtype=np.float32)}
+    rec = {
+        "flag": np.array([True, False]),
+        "u8": np.array([0, 255], dtype=np.uint8),
+        "f32": np.array([0.1, -np.inf], dtype=np.float32),
+    }
     write_records(tmp_path / "d", rec)
     back = read_records(tmp_path / "d")
     for key, values in rec.items():
         assert back[key].dtype == values.dtype and np.array_equal(back[key], values), key
 
 
-_DTYPES = [np.dtype(t) for t in (bool, np.int8, np.int16, np.int32, np.int64, np.uint8,
-                                 np.uint16, np.uint32, np.uint64, np.float16, np.float32,
-                                 np.float64)]
-_TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"),
-                max_size=8)
+_DTYPES = [
+    np.dtype(t)
+    for t in (
+        bool,
+        np.int8,
+        np.int16,
+        np.int32,
+        np.int64,
+        np.uint8,
+        np.uint16,
+        np.uint32,
+        np.uint64,
+        np.float16,
+        np.float32,
+        np.float64,
+    )
+]
+_TEXT = st.text(
+    st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=8
+)
 
 
 @st.composite
 def _records(draw):
     length = draw(st.integers(0, 6))
-    names = draw(st.lists(st.text(min_size=1, max_size=6).filter(
-        lambda t: "\x00" not in t and not any(0xD800 <= ord(c) <= 0xDFFF for c in t)),
-        min_size=1, max_size=4, unique=True))
+    names = draw(
+        st.lists(
+            st.text(min_size=1, max_size=6).filter(
+                lambda t: "\x00" not in t and not any(0xD800 <= ord(c) <= 0xDFFF for c in t)
+            ),
+            min_size=1,
+            max_size=4,
+            unique=True,
+        )
+    )
     out = {}
     for name in names:
         if draw(st.booleans()):
-            out[name] = np.array(draw(st.lists(_TEXT, min_size=length, max_size=length)),
-                                 dtype=str)
+            out[name] = np.array(draw(st.lists(_TEXT, min_size=length, max_size=length)), dtype=str)
         else:
             dtype = draw(st.sampled_from(_DTYPES))
             out[name] = draw(hnp.arrays(dtype, length))
     return out
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                   HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(records=_records())
 def test_every_dtype_round_trips(tmp_path, records):
     """Each column written comes back with its dtype and every bit (NaN, -0.0, inf included)."""
@@ -336,19 +480,24 @@ def test_every_dtype_round_trips(tmp_path, records):
         else:
             assert got.dtype == values.dtype, key
             assert got.tobytes() == values.tobytes() or (
-                values.dtype.kind == "f" and np.array_equal(got, values, equal_nan=True)
-                and np.array_equal(np.signbit(got), np.signbit(values))), key
+                values.dtype.kind == "f"
+                and np.array_equal(got, values, equal_nan=True)
+                and np.array_equal(np.signbit(got), np.signbit(values))
+            ), key
 
 
-@pytest.mark.parametrize("records, error, match", [
-    ([1, 2], TypeError, "records must be a dict"),
-    ({}, ValueError, "at least one column"),
-    ({"a": [1, 2], "b": [1]}, ValueError, "one length"),
-    ({"a": [[1, 2]]}, ValueError, "must be 1-d"),
-    ({"a": [1 + 2j]}, TypeError, "dtype complex"),
-    ({"a": np.array([object()], dtype=object)}, TypeError, "dtype object"),
-    ({"": [1]}, ValueError, "non-empty strings"),
-])
+@pytest.mark.parametrize(
+    "records, error, match",
+    [
+        ([1, 2], TypeError, "records must be a dict"),
+        ({}, ValueError, "at least one column"),
+        ({"a": [1, 2], "b": [1]}, ValueError, "one length"),
+        ({"a": [[1, 2]]}, ValueError, "must be 1-d"),
+        ({"a": [1 + 2j]}, TypeError, "dtype complex"),
+        ({"a": np.array([object()], dtype=object)}, TypeError, "dtype object"),
+        ({"": [1]}, ValueError, "non-empty strings"),
+    ],
+)
 def test_write_records_refuses(tmp_path, records, error, match):
     with pytest.raises(error, match=match):
         write_records(tmp_path / "bad", records)
@@ -357,10 +506,12 @@ def test_write_records_refuses(tmp_path, records, error, match):
 
 def test_read_records_refuses_a_damaged_file(tmp_path):
     target = tmp_path / "bad.records.csv.gz"
-    for text, match in [("a:i,b:f\n1\n", "does not have 2 fields"),
-                        ("a:zz\n1\n", "unknown column type"),
-                        ("a:bool\nyes\n", "other than True/False"),
-                        ("", "empty file")]:
+    for text, match in [
+        ("a:i,b:f\n1\n", "does not have 2 fields"),
+        ("a:zz\n1\n", "unknown column type"),
+        ("a:bool\nyes\n", "other than True/False"),
+        ("", "empty file"),
+    ]:
         target.write_bytes(gzip.compress(text.encode()))
         with pytest.raises(ValueError, match=match):
             read_records(tmp_path / "bad")
@@ -391,8 +542,21 @@ def test_committed_records_load_bit_for_bit(repo_root, tmp_path, name):
 
 def test_command_line_writes_provenance(tmp_path):
     out = tmp_path / "cli"
-    runs.main(["--out", str(out), "--n", "40", "--k", "4", "--n-repeats", "2",
-               "--n-splits", "2", "--no-progress"])
+    runs.main(
+        [
+            "--out",
+            str(out),
+            "--n",
+            "40",
+            "--k",
+            "4",
+            "--n-repeats",
+            "2",
+            "--n-splits",
+            "2",
+            "--no-progress",
+        ]
+    )
     records, prov = load_results(out)
     assert prov["parameters"]["n_repeats"] == 2 and "wall_time_s" in prov
     assert set(prov["versions"]) >= {"numpy", "scikit-learn", "cvbook"}
@@ -404,8 +568,18 @@ def test_command_line_resumes_from_its_checkpoint(tmp_path):
     args = ["--n", "40", "--k", "4", "--n-repeats", "2", "--n-splits", "2", "--no-progress"]
     runs.main(["--out", str(tmp_path / "fresh"), *args])
     estimator, grid = coverage.default_learner("twogaussians")
-    run_coverage("twogaussians", [40], [4], [0.05], 1, estimator=estimator, param_grid=grid,
-                 n_splits=2, random_state=0, checkpoint=tmp_path / "resumed.parts")
+    run_coverage(
+        "twogaussians",
+        [40],
+        [4],
+        [0.05],
+        1,
+        estimator=estimator,
+        param_grid=grid,
+        n_splits=2,
+        random_state=0,
+        checkpoint=tmp_path / "resumed.parts",
+    )
     runs.main(["--out", str(tmp_path / "resumed"), *args])
     fresh, _ = load_results(tmp_path / "fresh")
     resumed, prov = load_results(tmp_path / "resumed")
@@ -415,27 +589,30 @@ def test_command_line_resumes_from_its_checkpoint(tmp_path):
     assert not (tmp_path / "resumed.parts").exists() and not (tmp_path / "fresh.parts").exists()
 
 
-@pytest.mark.parametrize("kwargs, name", [
-    ({"n_repeats": 0}, "n_repeats"),
-    ({"delta_values": [0.0]}, "delta_values"),
-    ({"delta_values": [1.5]}, "delta_values"),
-    ({"k_values": [2]}, "k_values"),
-    ({"k_values": []}, "k_values"),
-    ({"n_values": [7]}, "n_values"),
-    ({"distribution": "spiral"}, "distribution"),
-    ({"n_splits": 0}, "n_splits"),
-    ({"n_splits": 2.0}, "n_splits"),
-    ({"k_values": "35"}, "k_values"),
-    ({"k_values": [3.7]}, "k_values"),
-    ({"delta_values": ["0.1"]}, "delta_values"),
-    ({"delta_values": 0.1}, "delta_values"),
-    ({"n_fresh": 10}, "n_fresh"),
-    ({"tune_k": "yes"}, "tune_k"),
-    ({"random_state": -1}, "random_state"),
-    ({"random_state": 1.5}, "random_state"),
-    ({"n_jobs": 0}, "n_jobs"),
-    ({"progress": None}, "progress"),
-])
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        ({"n_repeats": 0}, "n_repeats"),
+        ({"delta_values": [0.0]}, "delta_values"),
+        ({"delta_values": [1.5]}, "delta_values"),
+        ({"k_values": [2]}, "k_values"),
+        ({"k_values": []}, "k_values"),
+        ({"n_values": [7]}, "n_values"),
+        ({"distribution": "spiral"}, "distribution"),
+        ({"n_splits": 0}, "n_splits"),
+        ({"n_splits": 2.0}, "n_splits"),
+        ({"k_values": "35"}, "k_values"),
+        ({"k_values": [3.7]}, "k_values"),
+        ({"delta_values": ["0.1"]}, "delta_values"),
+        ({"delta_values": 0.1}, "delta_values"),
+        ({"n_fresh": 10}, "n_fresh"),
+        ({"tune_k": "yes"}, "tune_k"),
+        ({"random_state": -1}, "random_state"),
+        ({"random_state": 1.5}, "random_state"),
+        ({"n_jobs": 0}, "n_jobs"),
+        ({"progress": None}, "progress"),
+    ],
+)
 def test_bad_input_names_the_parameter(kwargs, name):
     args = dict(n_values=[40], k_values=[4], n_repeats=1)
     args.update(kwargs)
@@ -466,15 +643,26 @@ def test_committed_large_run_reproduces(repo_root, name):
     assert len(set(records["repeat"])) == p["n_repeats"]
     estimator, grid = coverage.default_learner(p["distribution"], p.get("learner", "default"))
     assert prov["estimator"] == repr(estimator) and prov["param_grid"] == grid
-    again = run_coverage(p["distribution"], p["n"], p["k"], p["delta"], n_repeats=2,
-                         estimator=estimator, param_grid=grid,
-                         n_splits=p["n_splits"], n_fresh=p["n_fresh"], tune_k=p["tune_k"],
-                         random_state=p["seed"], n_jobs=1)
+    again = run_coverage(
+        p["distribution"],
+        p["n"],
+        p["k"],
+        p["delta"],
+        n_repeats=2,
+        estimator=estimator,
+        param_grid=grid,
+        n_splits=p["n_splits"],
+        n_fresh=p["n_fresh"],
+        tune_k=p["tune_k"],
+        random_state=p["seed"],
+        n_jobs=1,
+    )
     first = records["repeat"] < 2
     for key in again:
         if again[key].dtype.kind == "f":
-            np.testing.assert_allclose(records[key][first], again[key], rtol=1e-12,
-                                       atol=1e-15, err_msg=key)
+            np.testing.assert_allclose(
+                records[key][first], again[key], rtol=1e-12, atol=1e-15, err_msg=key
+            )
         else:
             assert np.array_equal(records[key][first], again[key]), key
     # the stored summary is the summary of the stored records

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import re
+
 import tomllib
-
 import yaml
-from packaging.requirements import Requirement
-
 from booktoc import ROOT
+from packaging.requirements import Requirement
 
 
 def _normalise(name: str) -> str:
@@ -44,8 +43,10 @@ def _environment() -> dict[str, str]:
 
 def test_environment_yml_lists_the_same_dependencies_as_pyproject():
     py, env = _pyproject(), _environment()
-    assert set(py) == set(env), (f"only in pyproject.toml: {sorted(set(py) - set(env))}; "
-                                 f"only in environment.yml: {sorted(set(env) - set(py))}")
+    assert set(py) == set(env), (
+        f"only in pyproject.toml: {sorted(set(py) - set(env))}; "
+        f"only in environment.yml: {sorted(set(env) - set(py))}"
+    )
     differing = {k: (py[k], env[k]) for k in py if py[k] != env[k]}
     assert not differing, f"version specs differ (pyproject, environment.yml): {differing}"
 
@@ -60,4 +61,5 @@ def test_constraints_pin_every_dependency():
     assert not missing, f"constraints.txt does not pin {missing}"
     for name, spec in _pyproject().items():
         assert Requirement(f"{name}{spec}").specifier.contains(pins[name], prereleases=True), (
-            f"constraints.txt pins {name}=={pins[name]}, outside pyproject's {spec}")
+            f"constraints.txt pins {name}=={pins[name]}, outside pyproject's {spec}"
+        )

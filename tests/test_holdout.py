@@ -53,14 +53,17 @@ def test_holdout_risk_matches_manual(data):
 
 def test_holdout_risks_one_per_split_and_match_shufflesplit(data):
     X, y = data
-    risks = holdout_risks(LinearDiscriminantAnalysis(), X, y, test_size=0.25, n_splits=6,
-                          random_state=3)
+    risks = holdout_risks(
+        LinearDiscriminantAnalysis(), X, y, test_size=0.25, n_splits=6, random_state=3
+    )
     assert risks.shape == (6,)
     ss = ShuffleSplit(n_splits=6, test_size=0.25, random_state=3)
-    manual = [np.mean(LinearDiscriminantAnalysis().fit(X[tr], y[tr]).predict(X[va]) != y[va])
-              for tr, va in ss.split(X)]
+    manual = [
+        np.mean(LinearDiscriminantAnalysis().fit(X[tr], y[tr]).predict(X[va]) != y[va])
+        for tr, va in ss.split(X)
+    ]
     np.testing.assert_allclose(risks, manual)
-    assert np.std(risks) > 0          # different splits give different estimates
+    assert np.std(risks) > 0  # different splits give different estimates
 
 
 def test_select_picks_argmin_and_refits_on_all(data):
@@ -73,7 +76,7 @@ def test_select_picks_argmin_and_refits_on_all(data):
     assert sel.best_estimator.shape_fit_ == (120, 3)
     no_refit = holdout_select(cands, X, y, random_state=0, refit=False)
     assert no_refit.best_estimator.shape_fit_ == (84, 3)
-    assert cands[0].__dict__.get("support_") is None     # candidates left unfitted
+    assert cands[0].__dict__.get("support_") is None  # candidates left unfitted
 
 
 @pytest.mark.parametrize("bad", [0, 1, 0.0, 1.0, -0.2, 1.5, np.nan, True, [0.3]])
@@ -150,23 +153,28 @@ BAD_XY = [
 @pytest.mark.parametrize("func", ["split", "risk", "risks", "select"])
 def test_bad_xy_refused_by_name_everywhere(data, bad, exc, match, func):
     X, y = bad(*data)
-    call = {"split": lambda: holdout_split(X, y),
-            "risk": lambda: holdout_risk(SVC(), X, y),
-            "risks": lambda: holdout_risks(SVC(), X, y, n_splits=2),
-            "select": lambda: holdout_select([SVC()], X, y)}[func]
+    call = {
+        "split": lambda: holdout_split(X, y),
+        "risk": lambda: holdout_risk(SVC(), X, y),
+        "risks": lambda: holdout_risks(SVC(), X, y, n_splits=2),
+        "select": lambda: holdout_select([SVC()], X, y),
+    }[func]
     with pytest.raises(exc, match=match):
         call()
 
 
-@pytest.mark.parametrize("kwargs, exc, match", [
-    (dict(stratify="yes"), TypeError, "stratify must be True or False"),
-    (dict(random_state=-1), ValueError, "random_state must be >= 0"),
-    (dict(random_state="0"), TypeError, "random_state must be"),
-    (dict(loss="hinge"), ValueError, "loss must be one of"),
-    (dict(refit=1), TypeError, "refit must be True or False"),
-    (dict(candidates=SVC()), TypeError, "candidates must be a list of estimators"),
-    (dict(candidates="svm"), TypeError, "candidates must be a list of estimators"),
-])
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [
+        (dict(stratify="yes"), TypeError, "stratify must be True or False"),
+        (dict(random_state=-1), ValueError, "random_state must be >= 0"),
+        (dict(random_state="0"), TypeError, "random_state must be"),
+        (dict(loss="hinge"), ValueError, "loss must be one of"),
+        (dict(refit=1), TypeError, "refit must be True or False"),
+        (dict(candidates=SVC()), TypeError, "candidates must be a list of estimators"),
+        (dict(candidates="svm"), TypeError, "candidates must be a list of estimators"),
+    ],
+)
 def test_select_arguments_checked_up_front(data, kwargs, exc, match):
     X, y = data
     args = dict(candidates=[SVC()], X=X, y=y)
@@ -189,8 +197,11 @@ def test_old_private_names_are_aliases_of_the_checks(data):
     assert len(holdout._check_candidates([SVC()])) == len(check_candidates([SVC()])) == 1
 
 
-@given(st.lists(st.sampled_from(["a", "b", "c"]), min_size=6, max_size=60),
-       st.integers(0, 2**32 - 1), st.data())
+@given(
+    st.lists(st.sampled_from(["a", "b", "c"]), min_size=6, max_size=60),
+    st.integers(0, 2**32 - 1),
+    st.data(),
+)
 @settings(max_examples=60, deadline=None)
 def test_stratified_indices_keep_every_class_on_both_sides(labels, seed, draw):
     """Property: disjoint, complete, the requested size, every class on each side."""
@@ -212,13 +223,16 @@ def test_stratified_indices_keep_every_class_on_both_sides(labels, seed, draw):
     assert np.all(np.abs(got - share) <= np.maximum(1.0, share - 1) + 1e-9) or k > 2
 
 
-@pytest.mark.parametrize("y, test_size, match", [
-    ([1, 1, 1, -1], 2, "at least 2 points of every class"),
-    ([1, 1, -1, -1], 1, r"outside \[2, 2\]"),
-    ([1, 1, -1, -1], 3, "outside"),
-    ([1, 1, -1, -1], 1.5, "test_size"),
-    (np.ones((4, 2)), 2, "y must be one-dimensional"),
-])
+@pytest.mark.parametrize(
+    "y, test_size, match",
+    [
+        ([1, 1, 1, -1], 2, "at least 2 points of every class"),
+        ([1, 1, -1, -1], 1, r"outside \[2, 2\]"),
+        ([1, 1, -1, -1], 3, "outside"),
+        ([1, 1, -1, -1], 1.5, "test_size"),
+        (np.ones((4, 2)), 2, "y must be one-dimensional"),
+    ],
+)
 def test_stratified_indices_refuses(y, test_size, match):
     with pytest.raises(ValueError, match=match):
         stratified_indices(np.asarray(y), test_size=test_size, random_state=0)
@@ -240,22 +254,27 @@ def test_selection_trial_is_paired_and_reproducible():
 def test_selection_trial_measures_the_truth_it_claims():
     """The validation error of a fixed model is unbiased for its true risk (|z| < 4)."""
     dist = TwoGaussians(dim=2)
-    rows = [selection_trial(s, dist, [LinearDiscriminantAnalysis()], m=40, n_mc=2000)
-            for s in range(150)]
+    rows = [
+        selection_trial(s, dist, [LinearDiscriminantAnalysis()], m=40, n_mc=2000)
+        for s in range(150)
+    ]
     diffs = np.array([r["val_errors"][0] / r["n_val"] - r["risk_validated"][0] for r in rows])
     assert abs(diffs.mean()) < 4 * diffs.std(ddof=1) / np.sqrt(len(diffs))
 
 
-@pytest.mark.parametrize("kwargs, exc, match", [
-    (dict(m=7), ValueError, "m must be >= 8"),
-    (dict(test_size=0.01), ValueError, "each part needs at least 2"),
-    (dict(test_size=1.0), ValueError, "test_size"),
-    (dict(candidates=[]), ValueError, "candidates must hold at least one"),
-    (dict(n_mc=0), ValueError, "n_mc must be >= 1"),
-    (dict(m_test=0), ValueError, "m_test must be >= 1"),
-    (dict(distribution=3), TypeError, "distribution must have a sample"),
-    (dict(rng=True), TypeError, "rng must be"),
-])
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [
+        (dict(m=7), ValueError, "m must be >= 8"),
+        (dict(test_size=0.01), ValueError, "each part needs at least 2"),
+        (dict(test_size=1.0), ValueError, "test_size"),
+        (dict(candidates=[]), ValueError, "candidates must hold at least one"),
+        (dict(n_mc=0), ValueError, "n_mc must be >= 1"),
+        (dict(m_test=0), ValueError, "m_test must be >= 1"),
+        (dict(distribution=3), TypeError, "distribution must have a sample"),
+        (dict(rng=True), TypeError, "rng must be"),
+    ],
+)
 def test_selection_trial_refuses_by_name(kwargs, exc, match):
     args = dict(rng=0, distribution=TwoGaussians(), candidates=[SVC()], m=40, n_mc=100)
     args.update(kwargs)
@@ -264,11 +283,16 @@ def test_selection_trial_refuses_by_name(kwargs, exc, match):
 
 
 def test_selection_summary_by_hand():
-    t1 = {"n_val": 10, "n_test": 20, "val_errors": np.array([2, 1, 1]),
-          "risk_validated": np.array([0.30, 0.20, 0.10]),
-          "risk_retrained": np.array([0.25, 0.15, 0.12]), "test_errors": np.array([5, 4, 3])}
+    t1 = {
+        "n_val": 10,
+        "n_test": 20,
+        "val_errors": np.array([2, 1, 1]),
+        "risk_validated": np.array([0.30, 0.20, 0.10]),
+        "risk_retrained": np.array([0.25, 0.15, 0.12]),
+        "test_errors": np.array([5, 4, 3]),
+    }
     s = selection_summary([t1, t1], fixed_index=0)
-    assert s["best"].tolist() == [1, 1]                          # first of the tied minima
+    assert s["best"].tolist() == [1, 1]  # first of the tied minima
     np.testing.assert_allclose(s["regret"], 0.10)
     np.testing.assert_allclose(s["regret_random"], 0.10)
     np.testing.assert_allclose(s["optimism"], 0.1 - 0.2)
@@ -286,12 +310,12 @@ def test_selection_summary_by_hand():
 
 def test_learning_curve_trial():
     dist = TwoGaussians()
-    r = learning_curve_trial(0, dist, LinearDiscriminantAnalysis(), 40, [6, 20, 39, 40],
-                             n_mc=2000)
+    r = learning_curve_trial(0, dist, LinearDiscriminantAnalysis(), 40, [6, 20, 39, 40], n_mc=2000)
     assert r.shape == (4,) and np.all(r >= 0) and np.all(r <= 1)
     np.testing.assert_array_equal(
-        r, learning_curve_trial(0, dist, LinearDiscriminantAnalysis(), 40, [6, 20, 39, 40],
-                                n_mc=2000))
+        r,
+        learning_curve_trial(0, dist, LinearDiscriminantAnalysis(), 40, [6, 20, 39, 40], n_mc=2000),
+    )
     with pytest.raises(ValueError, match=r"train_sizes must lie in \[4, m\]"):
         learning_curve_trial(0, dist, LinearDiscriminantAnalysis(), 40, [41])
     with warnings.catch_warnings():

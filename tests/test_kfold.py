@@ -66,7 +66,7 @@ def test_fold_risks_mean_pooled_sum():
     assert fr.total == pytest.approx(3 * fr.mean)
     uneq = FoldRisks(risks=np.array([1 / 3, 0.5]), sizes=np.array([3, 2]))
     assert uneq.mean == pytest.approx(5 / 12)
-    assert uneq.pooled == pytest.approx(2 / 5)      # 2 errors out of 5 points
+    assert uneq.pooled == pytest.approx(2 / 5)  # 2 errors out of 5 points
     assert uneq.std == pytest.approx(np.std([1 / 3, 0.5], ddof=1))
 
 
@@ -139,8 +139,15 @@ def test_bias_variance_ks_checked():
 
 
 def test_bias_variance_identical_for_any_n_jobs():
-    kw = dict(estimator=LinearDiscriminantAnalysis(), distribution=TwoGaussians(dim=3), m=24,
-              ks=[2, 4, 24], n_repeats=6, random_state=5, n_test=2000)
+    kw = dict(
+        estimator=LinearDiscriminantAnalysis(),
+        distribution=TwoGaussians(dim=3),
+        m=24,
+        ks=[2, 4, 24],
+        n_repeats=6,
+        random_state=5,
+        n_test=2000,
+    )
     one = kfold_bias_variance(n_jobs=1, **kw)
     two = kfold_bias_variance(n_jobs=2, **kw)
     np.testing.assert_array_equal(one.estimates, two.estimates)
@@ -150,28 +157,49 @@ def test_bias_variance_identical_for_any_n_jobs():
 
 
 def test_bias_variance_matches_direct_computation():
-    bv = kfold_bias_variance(LinearDiscriminantAnalysis(), TwoGaussians(), m=20, ks=[2, 20],
-                             n_repeats=4, random_state=0, n_test=1000)
+    bv = kfold_bias_variance(
+        LinearDiscriminantAnalysis(),
+        TwoGaussians(),
+        m=20,
+        ks=[2, 20],
+        n_repeats=4,
+        random_state=0,
+        n_test=1000,
+    )
     assert bv.estimates.shape == (4, 2) and bv.truths.shape == (4,)
     assert np.all((bv.estimates >= 0) & (bv.estimates <= 1))
     np.testing.assert_allclose(bv.bias, np.mean(bv.estimates - bv.truths[:, None], axis=0))
     np.testing.assert_allclose(bv.variance, np.var(bv.estimates, axis=0, ddof=1))
     np.testing.assert_allclose(bv.mse, bv.bias**2 + bv.error_variance * 3 / 4)
     assert bv.fold_stds.shape == (4, 2)
-    np.testing.assert_allclose(bv.naive_standard_error,
-                               np.mean(bv.fold_stds / np.sqrt([2, 20]), axis=0))
+    np.testing.assert_allclose(
+        bv.naive_standard_error, np.mean(bv.fold_stds / np.sqrt([2, 20]), axis=0)
+    )
 
 
 def test_bias_variance_one_equals_kfold_risks():
     # The simulation's estimate for one data set is kfold_risks on that data set.
     from cvbook.kfold import _bias_variance_one
+
     rng = np.random.default_rng(3)
-    est, stds, truth = _bias_variance_one(np.random.default_rng(3), LinearDiscriminantAnalysis(),
-                                          TwoGaussians(), 25, [2, 5], 1000, False)
+    est, stds, truth = _bias_variance_one(
+        np.random.default_rng(3),
+        LinearDiscriminantAnalysis(),
+        TwoGaussians(),
+        25,
+        [2, 5],
+        1000,
+        False,
+    )
     X, y = TwoGaussians().sample(25, random_state=int(rng.integers(2**31 - 1)))
     for j, k in enumerate([2, 5]):
-        fr = kfold_risks(LinearDiscriminantAnalysis(), X, y, n_splits=k,
-                         random_state=int(rng.integers(2**31 - 1)))
+        fr = kfold_risks(
+            LinearDiscriminantAnalysis(),
+            X,
+            y,
+            n_splits=k,
+            random_state=int(rng.integers(2**31 - 1)),
+        )
         assert est[j] == pytest.approx(fr.mean) and stds[j] == pytest.approx(fr.std)
     assert 0 <= truth <= 1
 
@@ -201,21 +229,24 @@ def test_candidate_grid_two_dimensional():
     assert g.make((2.0, 0.5)).get_params()["gamma"] == 0.5
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(model="forest"), "model"),
-    (dict(model=None), "model"),
-    (dict(model="svm", values=[]), "values"),
-    (dict(model="svm", values="1,10"), "values"),
-    (dict(model="svm", values=[0.0, 1.0]), "values"),
-    (dict(model="svm", values=[np.nan]), "values"),
-    (dict(model="svm", values=["1"]), "values"),
-    (dict(model="knn", values=[3.7]), "values"),
-    (dict(model="knn", values=[0]), "values"),
-    (dict(model="knn", values=[5], gammas=[1.0]), "gammas"),
-    (dict(model="svm", gammas=[]), "gammas"),
-    (dict(model="svm", gammas=[-1.0]), "gammas"),
-    (dict(model="svm", gammas=[1j]), "gammas"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(model="forest"), "model"),
+        (dict(model=None), "model"),
+        (dict(model="svm", values=[]), "values"),
+        (dict(model="svm", values="1,10"), "values"),
+        (dict(model="svm", values=[0.0, 1.0]), "values"),
+        (dict(model="svm", values=[np.nan]), "values"),
+        (dict(model="svm", values=["1"]), "values"),
+        (dict(model="knn", values=[3.7]), "values"),
+        (dict(model="knn", values=[0]), "values"),
+        (dict(model="knn", values=[5], gammas=[1.0]), "gammas"),
+        (dict(model="svm", gammas=[]), "gammas"),
+        (dict(model="svm", gammas=[-1.0]), "gammas"),
+        (dict(model="svm", gammas=[1j]), "gammas"),
+    ],
+)
 def test_candidate_grid_refuses_by_name(kwargs, match):
     from cvbook.kfold import candidate_grid
 
@@ -236,8 +267,11 @@ def test_estimate_boxplot_draws_and_refuses():
     parts = estimate_boxplot(ax, errs, ["a", "b", "c"], colors=["r", "g", "b"])
     assert len(parts["boxes"]) == 3
     np.testing.assert_allclose(ax.lines[-2].get_xdata(), errs.mean(axis=0))  # the means
-    for bad, match in [(np.full((3, 2), np.nan), "errors"), (np.empty((0, 2)), "errors"),
-                       (np.ones((3, 2)) * 1j, "errors")]:
+    for bad, match in [
+        (np.full((3, 2), np.nan), "errors"),
+        (np.empty((0, 2)), "errors"),
+        (np.ones((3, 2)) * 1j, "errors"),
+    ]:
         with pytest.raises(ValueError, match=match):
             estimate_boxplot(ax, bad, ["a", "b"])
     with pytest.raises(TypeError, match="labels"):
@@ -261,18 +295,21 @@ from cvbook.kfold import (  # noqa: E402
 )
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(outer_splits=1), "outer_splits"),
-    (dict(outer_splits=0), "outer_splits"),
-    (dict(outer_splits=2.0), "outer_splits"),
-    (dict(outer_splits="5"), "outer_splits"),
-    (dict(outer_splits=True), "outer_splits"),
-    (dict(outer_splits=54), "outer_splits"),
-    (dict(inner_splits=1), "inner_splits"),
-    (dict(inner_splits=-3), "inner_splits"),
-    (dict(inner_splits=3.5), "inner_splits"),
-    (dict(inner_splits=50), "inner_splits"),   # more than the outer training part holds
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(outer_splits=1), "outer_splits"),
+        (dict(outer_splits=0), "outer_splits"),
+        (dict(outer_splits=2.0), "outer_splits"),
+        (dict(outer_splits="5"), "outer_splits"),
+        (dict(outer_splits=True), "outer_splits"),
+        (dict(outer_splits=54), "outer_splits"),
+        (dict(inner_splits=1), "inner_splits"),
+        (dict(inner_splits=-3), "inner_splits"),
+        (dict(inner_splits=3.5), "inner_splits"),
+        (dict(inner_splits=50), "inner_splits"),  # more than the outer training part holds
+    ],
+)
 def test_nested_kfold_names_the_bad_split_count(data, kwargs, match):
     X, y = data
     with pytest.raises(ValueError, match=match):
@@ -280,9 +317,10 @@ def test_nested_kfold_names_the_bad_split_count(data, kwargs, match):
 
 
 def test_nested_kfold_inner_splits_may_use_the_whole_outer_training_part(data):
-    X, y = data                      # 53 points, 5 outer folds: smallest training part 42
-    res = nested_kfold([LinearDiscriminantAnalysis()], X, y, outer_splits=5, inner_splits=42,
-                       random_state=0)
+    X, y = data  # 53 points, 5 outer folds: smallest training part 42
+    res = nested_kfold(
+        [LinearDiscriminantAnalysis()], X, y, outer_splits=5, inner_splits=42, random_state=0
+    )
     assert res.outer.n_splits == 5
 
 
@@ -293,11 +331,24 @@ def test_cv_int_is_the_number_of_folds_as_in_sklearn(data):
     np.testing.assert_array_equal(by_int.risks, by_n.risks)
 
 
-@pytest.mark.parametrize("cv, match", [
-    ([], "cv"), ((), "cv"), (iter([]), "cv"), (1, "cv"), (0, "cv"), (54, "cv"), (2.5, "cv"),
-    ("5", "cv"), (True, "cv"), ([([0, 1], [])], "cv"), ([([0], [99])], "cv"),
-    ([([0], [-1])], "cv"), ([(0, 1, 2)], "cv"),
-])
+@pytest.mark.parametrize(
+    "cv, match",
+    [
+        ([], "cv"),
+        ((), "cv"),
+        (iter([]), "cv"),
+        (1, "cv"),
+        (0, "cv"),
+        (54, "cv"),
+        (2.5, "cv"),
+        ("5", "cv"),
+        (True, "cv"),
+        ([([0, 1], [])], "cv"),
+        ([([0], [99])], "cv"),
+        ([([0], [-1])], "cv"),
+        ([(0, 1, 2)], "cv"),
+    ],
+)
 def test_bad_cv_refused_by_name(data, cv, match):
     X, y = data
     with pytest.raises(ValueError, match=match):
@@ -311,26 +362,39 @@ def test_column_y_flattened_with_warning_and_same_answer(data, func):
     X, y = data
     run = {
         "scratch": lambda yy: kfold_from_scratch(LinearDiscriminantAnalysis(), X, yy, 5, 0),
-        "risks": lambda yy: kfold_risks(LinearDiscriminantAnalysis(), X, yy, 5,
-                                        random_state=0).risks,
-        "select": lambda yy: kfold_select([SVC(C=1.0), SVC(C=10.0)], X, yy,
-                                          random_state=0).risks,
-        "nested": lambda yy: nested_kfold([SVC(C=1.0), SVC(C=10.0)], X, yy, 3, 3,
-                                          random_state=0).outer.risks,
+        "risks": lambda yy: (
+            kfold_risks(LinearDiscriminantAnalysis(), X, yy, 5, random_state=0).risks
+        ),
+        "select": lambda yy: kfold_select([SVC(C=1.0), SVC(C=10.0)], X, yy, random_state=0).risks,
+        "nested": lambda yy: (
+            nested_kfold([SVC(C=1.0), SVC(C=10.0)], X, yy, 3, 3, random_state=0).outer.risks
+        ),
     }[func]
     with pytest.warns(DataConversionWarning):
         col = run(y[:, None])
     np.testing.assert_array_equal(col, run(y))
 
 
-@pytest.mark.parametrize("bad_y, match", [
-    ("2d", "y"), ("complex", "y"), ("short", "same length"), ("nan", "y"), ("empty", "y"),
-])
+@pytest.mark.parametrize(
+    "bad_y, match",
+    [
+        ("2d", "y"),
+        ("complex", "y"),
+        ("short", "same length"),
+        ("nan", "y"),
+        ("empty", "y"),
+    ],
+)
 @pytest.mark.parametrize("func", ["scratch", "risks", "select", "nested"])
 def test_bad_y_refused(data, bad_y, match, func):
     X, y = data
-    y_bad = {"2d": np.c_[y, y], "complex": y + 0j, "short": y[:-1],
-             "nan": np.where(y > 0, 1.0, np.nan), "empty": y[:0]}[bad_y]
+    y_bad = {
+        "2d": np.c_[y, y],
+        "complex": y + 0j,
+        "short": y[:-1],
+        "nan": np.where(y > 0, 1.0, np.nan),
+        "empty": y[:0],
+    }[bad_y]
     run = {
         "scratch": lambda: kfold_from_scratch(LinearDiscriminantAnalysis(), X, y_bad, 5, 0),
         "risks": lambda: kfold_risks(LinearDiscriminantAnalysis(), X, y_bad, 5),
@@ -344,8 +408,13 @@ def test_bad_y_refused(data, bad_y, match, func):
 @pytest.mark.parametrize("bad_X", ["complex", "strings", "1d", "no_columns", "inf"])
 def test_bad_X_refused_by_name(data, bad_X):
     X, y = data
-    X_bad = {"complex": X + 1j, "strings": X.astype(str), "1d": X[:, 0],
-             "no_columns": X[:, :0], "inf": np.where(X > 2, np.inf, X)}[bad_X]
+    X_bad = {
+        "complex": X + 1j,
+        "strings": X.astype(str),
+        "1d": X[:, 0],
+        "no_columns": X[:, :0],
+        "inf": np.where(X > 2, np.inf, X),
+    }[bad_X]
     with pytest.raises(ValueError, match="X"):
         kfold_risks(LinearDiscriminantAnalysis(), X_bad, y, 5)
 
@@ -358,8 +427,9 @@ def test_kfold_indices_identical_to_sklearn_for_any_int(seed):
         np.testing.assert_array_equal(a, b)
 
 
-@pytest.mark.parametrize("seed", [np.random.default_rng(1), np.random.RandomState(1),
-                                  np.random.SeedSequence(1), None])
+@pytest.mark.parametrize(
+    "seed", [np.random.default_rng(1), np.random.RandomState(1), np.random.SeedSequence(1), None]
+)
 def test_every_seed_kind_accepted(data, seed):
     X, y = data
     folds = kfold_indices(20, 4, random_state=seed)
@@ -384,10 +454,15 @@ def test_bad_seed_refused_by_name(data, seed, func):
         run()
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(stratify="yes"), "stratify"), (dict(shuffle=1), "shuffle"),
-    (dict(n_splits=2.0), "n_splits"), (dict(n_splits=np.inf), "n_splits"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(stratify="yes"), "stratify"),
+        (dict(shuffle=1), "shuffle"),
+        (dict(n_splits=2.0), "n_splits"),
+        (dict(n_splits=np.inf), "n_splits"),
+    ],
+)
 def test_make_kfold_flags_named(kwargs, match):
     with pytest.raises(ValueError, match=match):
         make_kfold(m=10, **{"n_splits": 3, **kwargs})
@@ -435,8 +510,17 @@ def test_kernel_ridge_classifier_labels_and_one_class():
 
 
 def test_selection_study_null_truth_and_n_jobs():
-    kw = dict(distribution=TwoGaussians(dim=2), m=20, alphas=[0.1, 1.0], gammas=[1.0],
-              n_repeats=3, outer_splits=3, inner_splits=3, random_state=4, n_test=500)
+    kw = dict(
+        distribution=TwoGaussians(dim=2),
+        m=20,
+        alphas=[0.1, 1.0],
+        gammas=[1.0],
+        n_repeats=3,
+        outer_splits=3,
+        inner_splits=3,
+        random_state=4,
+        n_test=500,
+    )
     one = selection_study(n_jobs=1, null=True, **kw)
     two = selection_study(n_jobs=2, null=True, **kw)
     np.testing.assert_array_equal(one.own, two.own)
@@ -472,31 +556,53 @@ def test_part_truths_are_the_risk_of_the_first_training_part():
     args = (LinearDiscriminantAnalysis(), TwoGaussians(), 25, [2, 5], 1000, False)
     est, _, truth = _bias_variance_one(np.random.default_rng(3), *args)
     est2, _, truth2, parts = _bias_variance_one(np.random.default_rng(3), *args, True)
-    np.testing.assert_array_equal(est, est2)   # the extra draws come after the others
+    np.testing.assert_array_equal(est, est2)  # the extra draws come after the others
     assert truth == truth2 and parts.shape == (2,)
     rng = np.random.default_rng(3)
     X, y = TwoGaussians().sample(25, random_state=int(rng.integers(2**31 - 1)))
     fold_seeds = [int(rng.integers(2**31 - 1)) for _ in range(2)]
-    rng.integers(2**31 - 1)                                    # the seed of the full truth
+    rng.integers(2**31 - 1)  # the seed of the full truth
     for j, k in enumerate([2, 5]):
         train, _ = next(make_kfold(k, y=y, random_state=fold_seeds[j]).split(X, y))
         model = LinearDiscriminantAnalysis().fit(X[train], y[train])
-        assert parts[j] == monte_carlo_risk(model, TwoGaussians(), n=1000,
-                                            random_state=int(rng.integers(2**31 - 1)))
+        assert parts[j] == monte_carlo_risk(
+            model, TwoGaussians(), n=1000, random_state=int(rng.integers(2**31 - 1))
+        )
 
 
 def test_bias_variance_part_truths_flag():
-    bv = kfold_bias_variance(LinearDiscriminantAnalysis(), TwoGaussians(), m=20, ks=[2, 20],
-                             n_repeats=3, random_state=0, n_test=500, part_truths=True)
+    bv = kfold_bias_variance(
+        LinearDiscriminantAnalysis(),
+        TwoGaussians(),
+        m=20,
+        ks=[2, 20],
+        n_repeats=3,
+        random_state=0,
+        n_test=500,
+        part_truths=True,
+    )
     assert bv.part_truths.shape == (3, 2) and bv.expected_part_risk.shape == (2,)
     assert bv.expected_risk == pytest.approx(bv.truths.mean())
-    plain = kfold_bias_variance(LinearDiscriminantAnalysis(), TwoGaussians(), m=20, ks=[2, 20],
-                                n_repeats=3, random_state=0, n_test=500)
+    plain = kfold_bias_variance(
+        LinearDiscriminantAnalysis(),
+        TwoGaussians(),
+        m=20,
+        ks=[2, 20],
+        n_repeats=3,
+        random_state=0,
+        n_test=500,
+    )
     np.testing.assert_array_equal(plain.estimates, bv.estimates)
     with pytest.raises(ValueError, match="part_truths"):
         _ = plain.expected_part_risk
     with pytest.raises(ValueError, match="part_truths"):
-        kfold_bias_variance(LinearDiscriminantAnalysis(), TwoGaussians(), m=20, ks=[2],
-                            n_repeats=2, part_truths="yes")
+        kfold_bias_variance(
+            LinearDiscriminantAnalysis(),
+            TwoGaussians(),
+            m=20,
+            ks=[2],
+            n_repeats=2,
+            part_truths="yes",
+        )
     with pytest.raises(ValueError, match="ks"):
         kfold_bias_variance(LinearDiscriminantAnalysis(), TwoGaussians(), m=20, ks="25")

@@ -37,8 +37,14 @@ NOTEBOOK = Path(os.environ.get("CVBOOK_LAB_NOTEBOOK", ROOT / "chapters" / f"{CHA
 REQUIRE = os.environ.get("CVBOOK_REQUIRE_SITE", "") not in ("", "0")
 CHROMIUM = os.environ.get("CVBOOK_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 RUN_TIMEOUT_S = 300
@@ -75,25 +81,40 @@ def lab(tmp_path_factory, notebook):
     work = tmp_path_factory.mktemp("lab")
     shutil.copy(NOTEBOOK, work / f"{CHAPTER}.ipynb")
     home = tmp_path_factory.mktemp("lab_home")
-    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(home / "config"),
-           "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
-           "JUPYTERLAB_SETTINGS_DIR": str(home / "settings")}
+    env = {
+        **os.environ,
+        "JUPYTER_CONFIG_DIR": str(home / "config"),
+        "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
+        "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
+    }
     # Render every cell (JupyterLab 4 otherwise only renders the cells in view, and the
     # test reads the whole notebook), and no news pop-up over the page.
     for plugin, settings in {
         "@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"},
-        "@jupyterlab/apputils-extension/notification": {"fetchNews": "false",
-                                                        "checkForUpdates": False},
+        "@jupyterlab/apputils-extension/notification": {
+            "fetchNews": "false",
+            "checkForUpdates": False,
+        },
     }.items():
         path = home / "settings" / f"{plugin}.jupyterlab-settings"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(settings))
     port = _free_port()
-    cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
-           f"--port={port}", "--ip=127.0.0.1", "--ServerApp.token=", "--ServerApp.password=",
-           "--ServerApp.disable_check_xsrf=True", f"--ServerApp.root_dir={work}",
-           "--LabApp.news_url=None", "--LabApp.check_for_updates_class="
-           "jupyterlab.NeverCheckForUpdate"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--no-browser",
+        "--allow-root",
+        f"--port={port}",
+        "--ip=127.0.0.1",
+        "--ServerApp.token=",
+        "--ServerApp.password=",
+        "--ServerApp.disable_check_xsrf=True",
+        f"--ServerApp.root_dir={work}",
+        "--LabApp.news_url=None",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    ]
     log = open(home / "lab.log", "w")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(cmd, cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"
@@ -124,14 +145,15 @@ def test_run_all_shows_figures_and_numbers(lab: str, notebook: dict) -> None:
     from playwright.sync_api import sync_playwright
 
     code_cells = [c for c in notebook["cells"] if c["cell_type"] == "code"]
-    figure_cells = [c for c in code_cells
-                    if c.get("metadata", {}).get("mystnb", {}).get("figure")]
-    n_evals = sum(len(EVAL_ROLE.findall("".join(c["source"])))
-                  for c in notebook["cells"] if c["cell_type"] == "markdown")
+    figure_cells = [c for c in code_cells if c.get("metadata", {}).get("mystnb", {}).get("figure")]
+    n_evals = sum(
+        len(EVAL_ROLE.findall("".join(c["source"])))
+        for c in notebook["cells"]
+        if c["cell_type"] == "markdown"
+    )
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                     args=CHROMIUM_ARGS)
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.set_default_timeout(60_000)
@@ -162,10 +184,12 @@ def test_run_all_shows_figures_and_numbers(lab: str, notebook: dict) -> None:
 
             problems = []
             if len(done) != len(code_cells):
-                problems.append(f"{len(done)} of {len(code_cells)} cells ran "
-                                f"in {RUN_TIMEOUT_S} s: {prompts}")
+                problems.append(
+                    f"{len(done)} of {len(code_cells)} cells ran in {RUN_TIMEOUT_S} s: {prompts}"
+                )
             errors = page.locator(
-                ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error']")
+                ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error']"
+            )
             if errors.count():
                 problems.append("error output: " + errors.first.inner_text()[:500])
             images = page.locator(".jp-OutputArea-output img").count()
@@ -180,8 +204,10 @@ def test_run_all_shows_figures_and_numbers(lab: str, notebook: dict) -> None:
                 problems.append(f"numbers not evaluated: {sorted(set(unevaluated))[:10]}")
             if n_evals == 0:
                 problems.append("the chapter's prose shows no {eval} number")
-            print(f"{CHAPTER}: {len(done)} cells, {images} images, {n_evals} numbers; "
-                  f"screenshot {shot.relative_to(ROOT)}")
+            print(
+                f"{CHAPTER}: {len(done)} cells, {images} images, {n_evals} numbers; "
+                f"screenshot {shot.relative_to(ROOT)}"
+            )
             assert not problems, "\n".join(problems)
         finally:
             browser.close()

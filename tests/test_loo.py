@@ -85,8 +85,7 @@ def test_grid_of_alphas_equals_brute_force_per_alpha(kernel, n_outputs):
 @pytest.mark.parametrize("n_outputs", [None, 2])
 def test_intercept_with_linear_kernel_is_ridge(alpha, method, n_outputs):
     X, y = _data(m=35, d=4, n_outputs=n_outputs, seed=2)
-    closed = kernel_ridge_loo_predictions(X @ X.T, y, alpha, fit_intercept=True,
-                                          method=method)
+    closed = kernel_ridge_loo_predictions(X @ X.T, y, alpha, fit_intercept=True, method=method)
     brute = loo_predictions(Ridge(alpha=alpha, fit_intercept=True), X, y)
     _assert_close(closed, brute)
 
@@ -119,7 +118,7 @@ def test_property_matches_refit(m, log_alpha, seed):
     X = rng.normal(size=(m, 2))
     y = rng.normal(size=m)
     K = rbf_kernel(X, gamma=1.0)
-    alpha = 10.0 ** log_alpha
+    alpha = 10.0**log_alpha
     closed = kernel_ridge_loo_predictions(K, y, alpha)
     i = int(rng.integers(m))
     keep = np.delete(np.arange(m), i)
@@ -137,11 +136,11 @@ def test_near_unit_leverage_is_still_accurate():
     K[0, 0] = 1e20
     alpha = 1e-3
     H00 = (K @ np.linalg.inv(K + alpha * np.eye(10)))[0, 0]
-    assert H00 == 1.0                      # in floating point
+    assert H00 == 1.0  # in floating point
     loo = kernel_ridge_loo_predictions(K, y, alpha)
     assert np.all(np.isfinite(loo))
     assert loo[0] == pytest.approx(0.0, abs=1e-12)
-    with warnings.catch_warnings():     # sklearn warns of the ill-conditioned refits
+    with warnings.catch_warnings():  # sklearn warns of the ill-conditioned refits
         warnings.simplefilter("ignore")
         brute = _brute_kernel_ridge(K, y, alpha)
     _assert_close(loo[1:], brute[1:])
@@ -176,23 +175,26 @@ def test_indefinite_but_regular_falls_back_to_eigh():
         assert loo[i] == pytest.approx(K[i, keep] @ c, rel=1e-9)
 
 
-@pytest.mark.parametrize("K, y, alpha, match", [
-    (np.ones((3, 4)), np.ones(3), 1.0, "K must be a square"),
-    (np.ones(3), np.ones(3), 1.0, "K must be a square"),
-    (np.eye(3), np.ones(4), 1.0, "y must have one target per row of K"),
-    (np.eye(3), np.ones((3, 2, 2)), 1.0, "y must have shape"),
-    (np.eye(3), np.ones(3), 0.0, "alpha must be finite and > 0"),
-    (np.eye(3), np.ones(3), -1.0, "alpha must be finite and > 0"),
-    (np.eye(3), np.ones(3), np.nan, "alpha must be finite and > 0"),
-    (np.eye(3), np.ones(3), np.inf, "alpha must be finite and > 0"),
-    (np.eye(3), np.ones(3), [1.0, 0.0], "alpha must be finite and > 0"),
-    (np.eye(3), np.ones(3), [], "alpha must be a positive float"),
-    (np.eye(3), np.ones(3), [[1.0]], "alpha must be a positive float"),
-    (np.array([[1.0, np.nan], [np.nan, 1.0]]), np.ones(2), 1.0, "K must be finite"),
-    (np.eye(2), np.array([1.0, np.nan]), 1.0, "y must be finite"),
-    (np.array([[1.0, 0.5], [0.0, 1.0]]), np.ones(2), 1.0, "K must be symmetric"),
-    (np.eye(1), np.ones(1), 1.0, "at least 2 points"),
-])
+@pytest.mark.parametrize(
+    "K, y, alpha, match",
+    [
+        (np.ones((3, 4)), np.ones(3), 1.0, "K must be a square"),
+        (np.ones(3), np.ones(3), 1.0, "K must be a square"),
+        (np.eye(3), np.ones(4), 1.0, "y must have one target per row of K"),
+        (np.eye(3), np.ones((3, 2, 2)), 1.0, "y must have shape"),
+        (np.eye(3), np.ones(3), 0.0, "alpha must be finite and > 0"),
+        (np.eye(3), np.ones(3), -1.0, "alpha must be finite and > 0"),
+        (np.eye(3), np.ones(3), np.nan, "alpha must be finite and > 0"),
+        (np.eye(3), np.ones(3), np.inf, "alpha must be finite and > 0"),
+        (np.eye(3), np.ones(3), [1.0, 0.0], "alpha must be finite and > 0"),
+        (np.eye(3), np.ones(3), [], "alpha must be a positive float"),
+        (np.eye(3), np.ones(3), [[1.0]], "alpha must be a positive float"),
+        (np.array([[1.0, np.nan], [np.nan, 1.0]]), np.ones(2), 1.0, "K must be finite"),
+        (np.eye(2), np.array([1.0, np.nan]), 1.0, "y must be finite"),
+        (np.array([[1.0, 0.5], [0.0, 1.0]]), np.ones(2), 1.0, "K must be symmetric"),
+        (np.eye(1), np.ones(1), 1.0, "at least 2 points"),
+    ],
+)
 def test_bad_input_names_the_parameter(K, y, alpha, match):
     with pytest.raises(ValueError, match=match):
         kernel_ridge_loo_predictions(K, y, alpha)
@@ -220,8 +222,9 @@ def test_majority_vote_anomaly_and_risk():
     # the negatives are misclassified (one extra would still tie, and lose)
     y_unbalanced = np.array([-1, 1] * 5 + [1, 1])
     X_unbalanced = np.zeros((12, 1))
-    assert loo_risk(DummyClassifier(strategy="most_frequent"),
-                    X_unbalanced, y_unbalanced) == pytest.approx(5 / 12)
+    assert loo_risk(
+        DummyClassifier(strategy="most_frequent"), X_unbalanced, y_unbalanced
+    ) == pytest.approx(5 / 12)
 
 
 def test_loo_risk_squared_loss_matches_closed_form():
@@ -235,12 +238,14 @@ def test_loo_risk_squared_loss_matches_closed_form():
 def test_brute_force_independent_of_n_jobs():
     X, y = _data(m=12, seed=8)
     est = KernelRidge(alpha=0.5, kernel="rbf")
-    np.testing.assert_array_equal(loo_predictions(est, X, y, n_jobs=1),
-                                  loo_predictions(est, X, y, n_jobs=2))
+    np.testing.assert_array_equal(
+        loo_predictions(est, X, y, n_jobs=1), loo_predictions(est, X, y, n_jobs=2)
+    )
 
 
 def test_linear_gaussian_regression_risk_matches_monte_carlo():
     from cvbook.datasets import LinearGaussianRegression
+
     dist = LinearGaussianRegression(dim=4, signal=1.5, noise=0.7)
     w, b = np.array([0.3, -0.2, 1.0, 0.0]), 0.4
     X, y = dist.sample(400_000, random_state=0)
@@ -256,6 +261,7 @@ def test_linear_gaussian_regression_risk_matches_monte_carlo():
 # --------------------------------------------------------------------------- #
 # Huge alpha: no cancellation, checked against exact rational arithmetic
 # --------------------------------------------------------------------------- #
+
 
 def _exact_solve(A, b):
     """Gauss-Jordan elimination in Fractions (exact)."""
@@ -274,6 +280,7 @@ def _exact_solve(A, b):
 def _exact_loo(K, y, alpha, fit_intercept=False):
     """LOO predictions of kernel ridge in exact arithmetic, on K, y, alpha as given."""
     from fractions import Fraction
+
     m = len(y)
     Kf = [[Fraction(float(K[i][j])) for j in range(m)] for i in range(m)]
     yf = [Fraction(float(v)) for v in y]
@@ -283,7 +290,7 @@ def _exact_loo(K, y, alpha, fit_intercept=False):
         keep = [j for j in range(m) if j != i]
         A = [[Kf[p][q] + (a if p == q else 0) for q in keep] for p in keep]
         rhs = [yf[p] for p in keep]
-        if fit_intercept:      # [K + aI, 1; 1^T, 0] [c; b] = [y; 0]
+        if fit_intercept:  # [K + aI, 1; 1^T, 0] [c; b] = [y; 0]
             A = [[*row, Fraction(1)] for row in A] + [[Fraction(1)] * len(keep) + [Fraction(0)]]
             rhs = [*rhs, Fraction(0)]
         sol = _exact_solve(A, rhs)
@@ -305,8 +312,7 @@ def test_matches_exact_arithmetic_from_tiny_to_huge_alpha(alpha, method, fit_int
     (4e-2 relative error). Every alpha is now within a few hundred eps of exact."""
     X, y = _data(m=6, d=2, seed=11)
     K = KERNELS[kernel](X)
-    closed = kernel_ridge_loo_predictions(K, y, alpha, method=method,
-                                          fit_intercept=fit_intercept)
+    closed = kernel_ridge_loo_predictions(K, y, alpha, method=method, fit_intercept=fit_intercept)
     exact = _exact_loo(K, y, alpha, fit_intercept)
     # rank-2 linear K with alpha = 1e-3: the problem itself has condition ~1e4
     tol = 1e-11 if (kernel == "linear" and alpha < 1) else 1e-13
@@ -336,29 +342,37 @@ def test_huge_alpha_two_outputs_of_different_scale():
 
 
 @settings(max_examples=20, deadline=None)
-@given(m=st.integers(2, 6), log_alpha=st.floats(-2, 18), seed=st.integers(0, 10_000),
-       fit_intercept=st.booleans(), method=st.sampled_from(["cholesky", "eigh"]))
+@given(
+    m=st.integers(2, 6),
+    log_alpha=st.floats(-2, 18),
+    seed=st.integers(0, 10_000),
+    fit_intercept=st.booleans(),
+    method=st.sampled_from(["cholesky", "eigh"]),
+)
 def test_property_exact_arithmetic(m, log_alpha, seed, fit_intercept, method):
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(m, 2))
     y = rng.normal(size=m) + 1.0
     K = rbf_kernel(X, gamma=0.5)
-    alpha = 10.0 ** log_alpha
-    closed = kernel_ridge_loo_predictions(K, y, alpha, method=method,
-                                          fit_intercept=fit_intercept)
+    alpha = 10.0**log_alpha
+    closed = kernel_ridge_loo_predictions(K, y, alpha, method=method, fit_intercept=fit_intercept)
     exact = _exact_loo(K, y, alpha, fit_intercept)
     assert _normwise_error(closed, exact) < 1e-11
 
 
 @settings(max_examples=20, deadline=None)
-@given(m=st.integers(3, 10), log_alpha=st.floats(-3, 16), seed=st.integers(0, 10_000),
-       fit_intercept=st.booleans())
+@given(
+    m=st.integers(3, 10),
+    log_alpha=st.floats(-3, 16),
+    seed=st.integers(0, 10_000),
+    fit_intercept=st.booleans(),
+)
 def test_property_closed_form_equals_brute_force(m, log_alpha, seed, fit_intercept):
     """Closed form == m refits (KernelRidge, or Ridge for the intercept), any alpha."""
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(m, 3))
     y = rng.normal(size=m)
-    alpha = 10.0 ** log_alpha
+    alpha = 10.0**log_alpha
     if fit_intercept:
         closed = kernel_ridge_loo_predictions(X @ X.T, y, alpha, fit_intercept=True)
         brute = loo_predictions(Ridge(alpha=alpha), X, y)
@@ -373,35 +387,42 @@ def test_property_closed_form_equals_brute_force(m, log_alpha, seed, fit_interce
 # Hostile input: every argument named
 # --------------------------------------------------------------------------- #
 
-@pytest.mark.parametrize("K, y, alpha, match, error", [
-    (np.eye(3) + 0j, np.ones(3), 1.0, "K must be real", TypeError),
-    (np.eye(3), np.ones(3) + 1j, 1.0, "y must be real", TypeError),
-    (np.eye(3), np.ones(3), 1.0 + 0j, "alpha", TypeError),
-    (np.eye(3), np.ones(3), [1.0, 2j], "alpha", TypeError),
-    (np.eye(3), np.ones(3), "1.0", "alpha must be a positive float", TypeError),
-    (np.eye(3), np.ones(3), True, "alpha must be a positive float", TypeError),
-    (np.eye(3), np.ones(3), ["a", "b"], "alpha", TypeError),
-    (np.eye(3), np.ones(3), None, "alpha", TypeError),
-    (np.full((3, 3), "a"), np.ones(3), 1.0, "K must hold numbers", TypeError),
-    (np.eye(3), ["a", "b", "c"], 1.0, "y must hold numbers", TypeError),
-    (np.eye(3).astype(bool), np.ones(3), 1.0, "K must hold numbers", TypeError),
-    ("K", np.ones(3), 1.0, "K must hold numbers", TypeError),
-    (np.eye(3), np.ones(3), [np.nan], "alpha must be finite", ValueError),
-    (np.eye(3), np.ones(3), -np.inf, "alpha must be finite", ValueError),
-    (np.eye(3), np.ones(3), 1e-320 * 0, "alpha must be finite and > 0", ValueError),
-])
+
+@pytest.mark.parametrize(
+    "K, y, alpha, match, error",
+    [
+        (np.eye(3) + 0j, np.ones(3), 1.0, "K must be real", TypeError),
+        (np.eye(3), np.ones(3) + 1j, 1.0, "y must be real", TypeError),
+        (np.eye(3), np.ones(3), 1.0 + 0j, "alpha", TypeError),
+        (np.eye(3), np.ones(3), [1.0, 2j], "alpha", TypeError),
+        (np.eye(3), np.ones(3), "1.0", "alpha must be a positive float", TypeError),
+        (np.eye(3), np.ones(3), True, "alpha must be a positive float", TypeError),
+        (np.eye(3), np.ones(3), ["a", "b"], "alpha", TypeError),
+        (np.eye(3), np.ones(3), None, "alpha", TypeError),
+        (np.full((3, 3), "a"), np.ones(3), 1.0, "K must hold numbers", TypeError),
+        (np.eye(3), ["a", "b", "c"], 1.0, "y must hold numbers", TypeError),
+        (np.eye(3).astype(bool), np.ones(3), 1.0, "K must hold numbers", TypeError),
+        ("K", np.ones(3), 1.0, "K must hold numbers", TypeError),
+        (np.eye(3), np.ones(3), [np.nan], "alpha must be finite", ValueError),
+        (np.eye(3), np.ones(3), -np.inf, "alpha must be finite", ValueError),
+        (np.eye(3), np.ones(3), 1e-320 * 0, "alpha must be finite and > 0", ValueError),
+    ],
+)
 def test_kernel_ridge_hostile_arguments(K, y, alpha, match, error):
     with pytest.raises(error, match=match):
         kernel_ridge_loo_predictions(K, y, alpha)
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"method": None}, "method"),
-    ({"method": 3}, "method"),
-    ({"method": "CHOLESKY"}, "method"),
-    ({"fit_intercept": 1}, "fit_intercept"),
-    ({"fit_intercept": None}, "fit_intercept"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"method": None}, "method"),
+        ({"method": 3}, "method"),
+        ({"method": "CHOLESKY"}, "method"),
+        ({"fit_intercept": 1}, "fit_intercept"),
+        ({"fit_intercept": None}, "fit_intercept"),
+    ],
+)
 def test_kernel_ridge_bad_options(kwargs, match):
     with pytest.raises(ValueError, match=match):
         kernel_ridge_loo_predictions(np.eye(3), np.ones(3), 1.0, **kwargs)
@@ -410,44 +431,51 @@ def test_kernel_ridge_bad_options(kwargs, match):
 def test_loo_risk_flattens_a_column_vector_with_sklearns_warning():
     """The issue-13 example: y[:, None] used to broadcast to an (m, m) comparison."""
     from sklearn.exceptions import DataConversionWarning
+
     X, y = _data(m=12, seed=14)
     labels = np.where(y > np.median(y), 1, -1)
     est = DummyClassifier(strategy="most_frequent")
     expected = loo_risk(est, X, labels)
     with pytest.warns(DataConversionWarning, match="y is a column vector"):
         got = loo_risk(est, X, labels[:, None])
-    assert got == expected == 1.0            # balanced labels: Kohavi's anomaly
+    assert got == expected == 1.0  # balanced labels: Kohavi's anomaly
     reg = Ridge(alpha=1.0)
     with pytest.warns(DataConversionWarning):
         got = loo_risk(reg, X, y[:, None], loss="squared")
     assert got == pytest.approx(loo_risk(reg, X, y, loss="squared"), rel=1e-12)
 
 
-@pytest.mark.parametrize("y, match, error", [
-    (np.ones((6, 2)), "one-dimensional", ValueError),
-    (np.ones((6, 1, 1)), "one-dimensional", ValueError),
-    (np.ones(6) + 1j, "y must be real", TypeError),
-    (np.array([1.0, np.nan, 1, 1, 1, 1]), "y must be finite", ValueError),
-    (np.ones(5), "same length", ValueError),
-    (np.float64(1.0), "one-dimensional", ValueError),
-])
+@pytest.mark.parametrize(
+    "y, match, error",
+    [
+        (np.ones((6, 2)), "one-dimensional", ValueError),
+        (np.ones((6, 1, 1)), "one-dimensional", ValueError),
+        (np.ones(6) + 1j, "y must be real", TypeError),
+        (np.array([1.0, np.nan, 1, 1, 1, 1]), "y must be finite", ValueError),
+        (np.ones(5), "same length", ValueError),
+        (np.float64(1.0), "one-dimensional", ValueError),
+    ],
+)
 def test_loo_risk_refuses_bad_labels(y, match, error):
     with pytest.raises(error, match=match):
         loo_risk(Ridge(), np.ones((6, 2)), y, loss="squared")
 
 
-@pytest.mark.parametrize("kwargs, match, error", [
-    ({"estimator": "ridge"}, "estimator must be a scikit-learn estimator", TypeError),
-    ({"estimator": Ridge}, "estimator must be a scikit-learn estimator instance", TypeError),
-    ({"X": np.ones((6, 2)) * 1j}, "X must be real", TypeError),
-    ({"X": 3.0}, "X must hold one row per point", ValueError),
-    ({"y": np.full(6, 1j)}, "y must be real", TypeError),
-    ({"y": np.ones((6, 1, 2))}, "y must have shape", ValueError),
-    ({"y": np.array([np.inf, 1, 1, 1, 1, 1])}, "y must be finite", ValueError),
-    ({"n_jobs": 0}, "n_jobs", ValueError),
-    ({"n_jobs": 1.5}, "n_jobs must be an integer", TypeError),
-    ({"n_jobs": "2"}, "n_jobs must be an integer", TypeError),
-])
+@pytest.mark.parametrize(
+    "kwargs, match, error",
+    [
+        ({"estimator": "ridge"}, "estimator must be a scikit-learn estimator", TypeError),
+        ({"estimator": Ridge}, "estimator must be a scikit-learn estimator instance", TypeError),
+        ({"X": np.ones((6, 2)) * 1j}, "X must be real", TypeError),
+        ({"X": 3.0}, "X must hold one row per point", ValueError),
+        ({"y": np.full(6, 1j)}, "y must be real", TypeError),
+        ({"y": np.ones((6, 1, 2))}, "y must have shape", ValueError),
+        ({"y": np.array([np.inf, 1, 1, 1, 1, 1])}, "y must be finite", ValueError),
+        ({"n_jobs": 0}, "n_jobs", ValueError),
+        ({"n_jobs": 1.5}, "n_jobs must be an integer", TypeError),
+        ({"n_jobs": "2"}, "n_jobs must be an integer", TypeError),
+    ],
+)
 def test_loo_predictions_hostile_arguments(kwargs, match, error):
     args = {"estimator": Ridge(), "X": np.ones((6, 2)), "y": np.arange(6.0), "n_jobs": None}
     args.update(kwargs)
@@ -463,6 +491,7 @@ def test_loo_risk_refuses_bad_loss_before_fitting(loss):
 
 def test_loo_predictions_accepts_sparse_and_multioutput():
     from scipy.sparse import csr_matrix
+
     X, y = _data(m=10, n_outputs=2, seed=15)
     dense = loo_predictions(Ridge(), X, y)
     assert dense.shape == (10, 2)
@@ -474,6 +503,7 @@ def test_loo_predictions_accepts_sparse_and_multioutput():
 # --------------------------------------------------------------------------- #
 # The experiments of chapter 4
 # --------------------------------------------------------------------------- #
+
 
 @settings(max_examples=60, deadline=None)
 @given(y=st.lists(st.sampled_from([-1, 1, 2]), min_size=2, max_size=9))
@@ -489,6 +519,7 @@ def test_majority_vote_loo_is_unbiased_but_often_one(m):
     """E[LOO] = 1/2 = the risk at m - 1 (eq-ch4-unbiased holds for this learner too),
     while LOO = 1 with the probability that the counts tie (or nearly tie)."""
     from scipy.special import comb
+
     values, p = majority_vote_loo_distribution(m)
     assert p.sum() == pytest.approx(1.0)
     assert p @ values == pytest.approx(0.5, abs=1e-12)
@@ -497,11 +528,14 @@ def test_majority_vote_loo_is_unbiased_but_often_one(m):
     assert p[values == 1.0].sum() == pytest.approx(expected_one, rel=1e-12)
 
 
-@pytest.mark.parametrize("y, match", [
-    ([1], "at least 2"),
-    ([[1, 2], [1, 2]], "one-dimensional"),
-    ([1 + 1j, 1], "y must be real"),
-])
+@pytest.mark.parametrize(
+    "y, match",
+    [
+        ([1], "at least 2"),
+        ([[1, 2], [1, 2]], "one-dimensional"),
+        ([1 + 1j, 1], "y must be real"),
+    ],
+)
 def test_majority_vote_loo_refuses(y, match):
     with pytest.raises(ValueError, match=match):
         majority_vote_loo(y)
@@ -515,11 +549,12 @@ def test_majority_vote_distribution_refuses_m(m):
 
 def test_single_class_part():
     from sklearn.model_selection import KFold, LeaveOneOut
+
     y = np.array([1, 1, -1, -1, -1, -1])
     assert single_class_part(y, KFold(3).split(y))
     assert not single_class_part(y, LeaveOneOut().split(y))
     assert single_class_part(np.array([1, -1, -1]), LeaveOneOut().split(np.zeros(3)))
-    assert single_class_part(np.ones(4), LeaveOneOut().split(np.zeros(4)))   # one class
+    assert single_class_part(np.ones(4), LeaveOneOut().split(np.zeros(4)))  # one class
 
 
 def test_single_class_part_predicts_the_logistic_failure():
@@ -528,6 +563,7 @@ def test_single_class_part_predicts_the_logistic_failure():
     from sklearn.model_selection import KFold, cross_val_score
 
     from cvbook.datasets import TwoGaussians
+
     dist = TwoGaussians(separation=2.0, dim=2, prior=0.3)
     seen = set()
     for seed in range(40):
@@ -545,27 +581,37 @@ def test_single_class_part_predicts_the_logistic_failure():
 def test_small_sample_failures_stratified_fails_only_where_loo_fails():
     from cvbook.datasets import TwoGaussians
     from cvbook.simulation import repeat
-    runs = repeat(small_sample_failures, 150, random_state=0,
-                  distribution=TwoGaussians(separation=2.0, dim=2, prior=0.3), m=12)
+
+    runs = repeat(
+        small_sample_failures,
+        150,
+        random_state=0,
+        distribution=TwoGaussians(separation=2.0, dim=2, prior=0.3),
+        m=12,
+    )
     for r in runs:
         assert r["LOO"] == (r["minority"] < 2)
         for k in (2, 3, 5):
             assert r[f"{k}-fold stratified"] == r["LOO"]
-            assert r[f"{k}-fold shuffled"] >= r["LOO"]     # loses whatever LOO loses
+            assert r[f"{k}-fold shuffled"] >= r["LOO"]  # loses whatever LOO loses
     assert any(r["3-fold shuffled"] and not r["LOO"] for r in runs)
     assert any(r["LOO"] for r in runs)
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"m": 1}, "m must be >= 2"),
-    ({"m": 12.0}, "m must be an integer"),
-    ({"ks": (1,)}, "ks must be >= 2"),
-    ({"ks": (13,)}, "ks must be <= 12"),
-    ({"distribution": "twogaussians"}, "distribution must offer sample"),
-    ({"rng": -1}, "rng must be >= 0"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"m": 1}, "m must be >= 2"),
+        ({"m": 12.0}, "m must be an integer"),
+        ({"ks": (1,)}, "ks must be >= 2"),
+        ({"ks": (13,)}, "ks must be <= 12"),
+        ({"distribution": "twogaussians"}, "distribution must offer sample"),
+        ({"rng": -1}, "rng must be >= 0"),
+    ],
+)
 def test_small_sample_failures_refuses(kwargs, match):
     from cvbook.datasets import TwoGaussians
+
     args = {"rng": np.random.default_rng(0), "distribution": TwoGaussians(prior=0.3), "m": 12}
     args.update(kwargs)
     with pytest.raises(ValueError, match=match):
@@ -574,43 +620,53 @@ def test_small_sample_failures_refuses(kwargs, match):
 
 def test_ridge_estimates_and_risks():
     from cvbook.datasets import LinearGaussianRegression
+
     dist = LinearGaussianRegression(dim=3)
-    out = ridge_estimates_and_risks(np.random.default_rng(5), dist, m=20, alpha=1.0,
-                                    ks=(2, 20))
+    out = ridge_estimates_and_risks(np.random.default_rng(5), dist, m=20, alpha=1.0, ks=(2, 20))
     assert out["train_size"] == {"LOO": 19, "2-fold": 10, "20-fold": 19}
     assert sorted(out["risks"]) == [10, 19, 20]
     # 20-fold on 20 points is LOO whatever the shuffle
     assert out["estimates"]["20-fold"] == pytest.approx(out["estimates"]["LOO"], rel=1e-10)
     # the same rng gives the same numbers
-    again = ridge_estimates_and_risks(np.random.default_rng(5), dist, m=20, alpha=1.0,
-                                      ks=(2, 20))
+    again = ridge_estimates_and_risks(np.random.default_rng(5), dist, m=20, alpha=1.0, ks=(2, 20))
     assert again == out
     assert all(r > dist.bayes_risk for r in out["risks"].values())
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"m": 2}, "m must be >= 3"),
-    ({"alpha": 0.0}, "alpha must be > 0"),
-    ({"alpha": "1"}, "alpha must be a real number"),
-    ({"ks": (2, 31)}, "ks must be <= 30"),
-    ({"distribution": object()}, "distribution must offer"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"m": 2}, "m must be >= 3"),
+        ({"alpha": 0.0}, "alpha must be > 0"),
+        ({"alpha": "1"}, "alpha must be a real number"),
+        ({"ks": (2, 31)}, "ks must be <= 30"),
+        ({"distribution": object()}, "distribution must offer"),
+    ],
+)
 def test_ridge_estimates_and_risks_refuses(kwargs, match):
     from cvbook.datasets import LinearGaussianRegression
-    args = {"rng": np.random.default_rng(0), "distribution": LinearGaussianRegression(),
-            "m": 30, "alpha": 1.0}
+
+    args = {
+        "rng": np.random.default_rng(0),
+        "distribution": LinearGaussianRegression(),
+        "m": 30,
+        "alpha": 1.0,
+    }
     args.update(kwargs)
     with pytest.raises(ValueError, match=match):
         ridge_estimates_and_risks(**args)
 
 
-@pytest.mark.parametrize("X, y, alpha, match", [
-    (np.ones((5, 2)), np.ones(4), 1.0, "same length"),
-    (np.ones(5), np.ones(5), 1.0, "X must be 2-dimensional"),
-    (np.ones((5, 2)), np.ones((5, 2)), 1.0, "y must be one-dimensional"),
-    (np.ones((5, 2)), np.ones(5), -1.0, "alpha must be > 0"),
-    (np.ones((5, 2)) * 1j, np.ones(5), 1.0, "X must be real"),
-])
+@pytest.mark.parametrize(
+    "X, y, alpha, match",
+    [
+        (np.ones((5, 2)), np.ones(4), 1.0, "same length"),
+        (np.ones(5), np.ones(5), 1.0, "X must be 2-dimensional"),
+        (np.ones((5, 2)), np.ones((5, 2)), 1.0, "y must be one-dimensional"),
+        (np.ones((5, 2)), np.ones(5), -1.0, "alpha must be > 0"),
+        (np.ones((5, 2)) * 1j, np.ones(5), 1.0, "X must be real"),
+    ],
+)
 def test_ridge_loo_mse_refuses(X, y, alpha, match):
     with pytest.raises(ValueError, match=match):
         ridge_loo_mse(X, y, alpha)
@@ -619,6 +675,7 @@ def test_ridge_loo_mse_refuses(X, y, alpha, match):
 @pytest.mark.parametrize("alpha", [1e-3, 1.0, 1e4])
 def test_fast_ridge_fit_is_sklearns_ridge(alpha):
     from cvbook.loo import _ridge_fit
+
     X, y = _data(m=15, d=4, seed=16)
     ref = Ridge(alpha=alpha).fit(X, y)
     w, b = _ridge_fit(X, y, alpha)
@@ -633,6 +690,7 @@ def test_ridge_study_kfold_is_the_books_kfold():
     from cvbook.book import int_seed
     from cvbook.datasets import LinearGaussianRegression
     from cvbook.kfold import kfold_risks
+
     dist = LinearGaussianRegression(dim=5)
     out = ridge_estimates_and_risks(np.random.default_rng(8), dist, m=30, alpha=1.0, ks=(5,))
     rng = np.random.default_rng(8)
@@ -641,11 +699,13 @@ def test_ridge_study_kfold_is_the_books_kfold():
     ref = kfold_risks(Ridge(alpha=1.0), X, y, loss="squared", cv=folds).mean
     assert out["estimates"]["5-fold"] == pytest.approx(ref, rel=1e-10)
     assert out["estimates"]["LOO"] == pytest.approx(
-        loo_risk(Ridge(alpha=1.0), X, y, loss="squared"), rel=1e-10)
+        loo_risk(Ridge(alpha=1.0), X, y, loss="squared"), rel=1e-10
+    )
 
 
 def test_mean_se_z():
     from cvbook.loo import mean_se_z
+
     rng = np.random.default_rng(17)
     x = rng.normal(0.3, 2.0, size=400)
     mean, se, z = mean_se_z(x)
@@ -658,28 +718,36 @@ def test_mean_se_z():
     assert np.isnan(mean_se_z([0.0, 0.0])[2])
 
 
-@pytest.mark.parametrize("values, match", [
-    ([1.0], "at least 2"),
-    ([[1.0, 2.0], [3.0, 4.0]], "1-d"),
-    ([1.0, np.nan], "finite"),
-    (["a", "b"], "values must hold numbers"),
-    ([1 + 1j, 2], "values must be real"),
-])
+@pytest.mark.parametrize(
+    "values, match",
+    [
+        ([1.0], "at least 2"),
+        ([[1.0, 2.0], [3.0, 4.0]], "1-d"),
+        ([1.0, np.nan], "finite"),
+        (["a", "b"], "values must hold numbers"),
+        ([1 + 1j, 2], "values must be real"),
+    ],
+)
 def test_mean_se_z_refuses(values, match):
     from cvbook.loo import mean_se_z
+
     with pytest.raises(ValueError, match=match):
         mean_se_z(values)
 
 
-@pytest.mark.parametrize("splits, match", [
-    (3, "splits must be an iterable"),
-    ("KFold", "splits must be"),
-    ([], "at least one"),
-    ([([0, 1], [9])], "index 9"),
-    ([([0, 1.5], [2])], "integers"),
-])
+@pytest.mark.parametrize(
+    "splits, match",
+    [
+        (3, "splits must be an iterable"),
+        ("KFold", "splits must be"),
+        ([], "at least one"),
+        ([([0, 1], [9])], "index 9"),
+        ([([0, 1.5], [2])], "integers"),
+    ],
+)
 def test_single_class_part_refuses_bad_splits(splits, match):
     from sklearn.model_selection import KFold
+
     y = np.array([1, -1, 1, -1])
     with pytest.raises(ValueError, match=match):
         single_class_part(y, splits)

@@ -27,13 +27,14 @@ from pathlib import Path
 import nbformat
 import papermill as pm
 import pytest
-
 from booktoc import chapter_notebooks
 
 NOTEBOOKS = chapter_notebooks()
 MARKER = "CVBOOK-PUBLISHED "
-REPORT_CELL = ("import json as _json\nfrom cvbook.book import published as _published\n"
-               f"print({MARKER!r} + _json.dumps(_published()))")
+REPORT_CELL = (
+    "import json as _json\nfrom cvbook.book import published as _published\n"
+    f"print({MARKER!r} + _json.dumps(_published()))"
+)
 
 
 def _meta(nb_path: Path) -> dict:
@@ -48,7 +49,7 @@ def published_values(nb: nbformat.NotebookNode) -> dict[str, str]:
     for out in nb.cells[-1].get("outputs", []):
         for line in out.get("text", "").splitlines():
             if line.startswith(MARKER):
-                return json.loads(line[len(MARKER):])
+                return json.loads(line[len(MARKER) :])
     raise AssertionError("the run printed no published numbers")
 
 
@@ -61,8 +62,14 @@ def _execute(nb_path: str, params_json: str, out_dir: str) -> dict[str, str]:
     nb = nbformat.read(nb_path, as_version=4)
     nb.cells.append(nbformat.v4.new_code_cell(REPORT_CELL))
     nbformat.write(nb, source)
-    pm.execute_notebook(str(source), str(out), parameters=json.loads(params_json),
-                        cwd=str(Path(nb_path).parent), progress_bar=False, log_output=False)
+    pm.execute_notebook(
+        str(source),
+        str(out),
+        parameters=json.loads(params_json),
+        cwd=str(Path(nb_path).parent),
+        progress_bar=False,
+        log_output=False,
+    )
     return published_values(nbformat.read(out, as_version=4))
 
 
@@ -91,8 +98,10 @@ def runs(request, tmp_path_factory) -> dict:
     workers = int(os.environ.get("CVBOOK_PAPERMILL_WORKERS", "2"))
     results: dict = {}
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = {pool.submit(_execute, nb, params, out_dir): (nb, params)
-                   for nb, params in sorted(wanted)}
+        futures = {
+            pool.submit(_execute, nb, params, out_dir): (nb, params)
+            for nb, params in sorted(wanted)
+        }
         for future, key in futures.items():
             try:
                 results[key] = future.result()
@@ -116,14 +125,18 @@ def test_every_chapter_is_checked():
 def test_parameters_cell_is_declared(nb_path: Path):
     nb = nbformat.read(nb_path, as_version=4)
     tagged = [c for c in nb.cells if "parameters" in c.get("metadata", {}).get("tags", [])]
-    assert len(tagged) == 1, f"{nb_path.name}: {len(tagged)} cells tagged 'parameters', need exactly 1"
+    assert len(tagged) == 1, (
+        f"{nb_path.name}: {len(tagged)} cells tagged 'parameters', need exactly 1"
+    )
     assert tagged[0].cell_type == "code"
     params = set(pm.inspect_notebook(str(nb_path)))
     meta = _meta(nb_path)
     declared = set(meta.get("changes_result", {})) | set(meta.get("keeps_result", {}))
     assert params, f"{nb_path.name}: the parameters cell defines no parameter"
-    assert params <= declared, (f"{nb_path.name}: parameters {sorted(params - declared)} are not "
-                                "checked: list them in metadata cvbook.changes_result or keeps_result")
+    assert params <= declared, (
+        f"{nb_path.name}: parameters {sorted(params - declared)} are not "
+        "checked: list them in metadata cvbook.changes_result or keeps_result"
+    )
     unknown = (declared | set(meta.get("smoke", {}))) - params
     assert not unknown, f"{nb_path.name}: metadata names unknown parameters {sorted(unknown)}"
     assert "seed" in meta.get("changes_result", {}) or "seed" not in params
@@ -155,6 +168,7 @@ def test_parameter_takes_effect(nb_path: Path, name: str, value, must_change: bo
 
 # --------------------------------------------------------------------------- bad values
 
+
 #: A value of the wrong kind for a parameter, by the kind of its default value.
 def _wrong_kind(default):
     if isinstance(default, bool):
@@ -177,7 +191,7 @@ def _bad_cases():
         for name, info in params.items():
             try:
                 default = eval(info["default"], {})  # literal defaults of the parameters cell
-            except Exception:  # noqa: BLE001 - a non-literal default: no generic case
+            except Exception:
                 default = None
             bad = _wrong_kind(default)
             if bad is not None:
@@ -187,23 +201,31 @@ def _bad_cases():
                 yield pytest.param(nb_path, name, value, id=f"{nb_path.stem}-{name}-range{i}")
 
 
-def _execute_bad(nb_path: str, params_json: str, out_dir: str
-                 ) -> tuple[str, str, int, int] | None:
+def _execute_bad(nb_path: str, params_json: str, out_dir: str) -> tuple[str, str, int, int] | None:
     """Run a notebook that must fail; return (error name, message, index of the failing
     cell, index of the check cell) or None when it ran to the end."""
     digest = hashlib.sha1(params_json.encode()).hexdigest()[:12]
     out = Path(out_dir) / f"bad-{Path(nb_path).stem}-{digest}.ipynb"
     try:
-        pm.execute_notebook(nb_path, str(out), parameters=json.loads(params_json),
-                            cwd=str(Path(nb_path).parent), progress_bar=False,
-                            log_output=False)
+        pm.execute_notebook(
+            nb_path,
+            str(out),
+            parameters=json.loads(params_json),
+            cwd=str(Path(nb_path).parent),
+            progress_bar=False,
+            log_output=False,
+        )
     except pm.PapermillExecutionError as err:
         nb = nbformat.read(out, as_version=4)
         code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
-        failed = [i for i in code if any(
-            o.get("output_type") == "error" for o in nb.cells[i].get("outputs", []))]
-        injected = next(i for i in code
-                        if "injected-parameters" in nb.cells[i].metadata.get("tags", []))
+        failed = [
+            i
+            for i in code
+            if any(o.get("output_type") == "error" for o in nb.cells[i].get("outputs", []))
+        ]
+        injected = next(
+            i for i in code if "injected-parameters" in nb.cells[i].metadata.get("tags", [])
+        )
         check = next(i for i in code if i > injected)
         return err.ename, err.evalue, failed[0] if failed else -1, check
     return None
@@ -225,8 +247,9 @@ def bad_runs(request, tmp_path_factory) -> dict:
 
 
 @pytest.mark.parametrize("nb_path, name, bad", list(_bad_cases()))
-def test_bad_value_fails_at_once_naming_the_parameter(nb_path: Path, name: str, bad,
-                                                      bad_runs: dict):
+def test_bad_value_fails_at_once_naming_the_parameter(
+    nb_path: Path, name: str, bad, bad_runs: dict
+):
     """A bad value fails in the cell right after the injected parameters, with one
     ParameterError line that names the parameter."""
     result = bad_runs[(str(nb_path), _key({name: bad}))]
@@ -234,8 +257,10 @@ def test_bad_value_fails_at_once_naming_the_parameter(nb_path: Path, name: str, 
     ename, evalue, index, check_cell = result  # the first code cell after the injected one
     assert ename == "ParameterError", f"{nb_path.name}: {name}={bad!r} raised {ename}: {evalue}"
     assert f"'{name}'" in evalue and "\n" not in evalue.strip(), evalue
-    assert index == check_cell, (f"{nb_path.name}: {name}={bad!r} failed in cell {index}, "
-                                 f"not in the check right after the parameters ({check_cell})")
+    assert index == check_cell, (
+        f"{nb_path.name}: {name}={bad!r} failed in cell {index}, "
+        f"not in the check right after the parameters ({check_cell})"
+    )
 
 
 # --------------------------------------------------------------------------- other seeds
@@ -277,8 +302,7 @@ def seed_runs(request, tmp_path_factory) -> dict:
 
 
 @pytest.mark.parametrize("nb_path, fresh_seed", list(_seed_cases()))
-def test_smoke_run_finishes_under_a_fresh_seed(nb_path: Path, fresh_seed: int,
-                                               seed_runs: dict):
+def test_smoke_run_finishes_under_a_fresh_seed(nb_path: Path, fresh_seed: int, seed_runs: dict):
     smoke = _meta(nb_path).get("smoke", {})
     result = seed_runs[(str(nb_path), _key({**smoke, "seed": fresh_seed}))]
     if isinstance(result, Exception):

@@ -37,8 +37,11 @@ class Sign:
         return np.where(X[:, 0] > 0, 1, -1)
 
 
-@given(st.lists(st.tuples(st.sampled_from([-1, 1]), st.sampled_from([-1, 1])),
-                min_size=1, max_size=200))
+@given(
+    st.lists(
+        st.tuples(st.sampled_from([-1, 1]), st.sampled_from([-1, 1])), min_size=1, max_size=200
+    )
+)
 def test_zero_one_matches_sklearn(pairs):
     y, p = map(np.array, zip(*pairs, strict=True))
     assert empirical_risk(y, p) == pytest.approx(metrics.zero_one_loss(y, p))
@@ -51,9 +54,11 @@ def test_zero_one_matches_sklearn(pairs):
 def test_squared_and_absolute_match_sklearn(pairs):
     y, p = map(np.array, zip(*pairs, strict=True))
     assert empirical_risk(y, p, "squared") == pytest.approx(
-        metrics.mean_squared_error(y, p), rel=1e-9, abs=1e-9)
+        metrics.mean_squared_error(y, p), rel=1e-9, abs=1e-9
+    )
     assert empirical_risk(y, p, "absolute") == pytest.approx(
-        metrics.mean_absolute_error(y, p), rel=1e-9, abs=1e-9)
+        metrics.mean_absolute_error(y, p), rel=1e-9, abs=1e-9
+    )
 
 
 @given(st.lists(st.sampled_from([-1, 1, 2]), min_size=1, max_size=50))
@@ -70,9 +75,9 @@ def test_column_labels_give_the_1d_answer(labels):
 def test_the_issue_examples_column_vectors():
     y = np.array([1, -1, 1, 1, -1, 1, -1, -1])
     with pytest.warns(DataConversionWarning):
-        assert empirical_risk(y[:, None], y) == 0.0          # was 0.47 (broadcast to 8 x 8)
+        assert empirical_risk(y[:, None], y) == 0.0  # was 0.47 (broadcast to 8 x 8)
     with pytest.warns(DataConversionWarning):
-        assert count_errors(y[:, None], y) == 0              # was 30 errors among 8 points
+        assert count_errors(y[:, None], y) == 0  # was 30 errors among 8 points
 
 
 def test_per_point_losses():
@@ -97,33 +102,47 @@ LABEL_FUNCS = [zero_one_losses, squared_losses, absolute_losses, count_errors, e
 
 
 @pytest.mark.parametrize("func", LABEL_FUNCS, ids=lambda f: f.__name__)
-@pytest.mark.parametrize("y_true, y_pred, exc, match", [
-    (np.ones((3, 2)), np.ones(3), ValueError, "y_true must be one-dimensional"),
-    (np.ones(3), np.ones((3, 3)), ValueError, "y_pred must be one-dimensional"),
-    (np.ones((1, 3)), np.ones(3), ValueError, "y_true must be one-dimensional"),
-    (np.ones((2, 2, 1)), np.ones(2), ValueError, "y_true must be one-dimensional"),
-    (np.array([1 + 1j, 1]), np.ones(2), TypeError, "y_true must be real"),
-    (np.ones(2), np.array([1, 2j]), TypeError, "y_pred must be real"),
-    (np.ones(3), np.ones(2), ValueError, "same length: y_true has 3, y_pred has 2"),
-    (np.array([1.0, np.nan]), np.ones(2), ValueError, "y_true must be finite"),
-    (np.ones(2), np.array([np.inf, 1.0]), ValueError, "y_pred must be finite"),
-    (1.0, np.ones(1), ValueError, "y_true must be one-dimensional"),
-])
+@pytest.mark.parametrize(
+    "y_true, y_pred, exc, match",
+    [
+        (np.ones((3, 2)), np.ones(3), ValueError, "y_true must be one-dimensional"),
+        (np.ones(3), np.ones((3, 3)), ValueError, "y_pred must be one-dimensional"),
+        (np.ones((1, 3)), np.ones(3), ValueError, "y_true must be one-dimensional"),
+        (np.ones((2, 2, 1)), np.ones(2), ValueError, "y_true must be one-dimensional"),
+        (np.array([1 + 1j, 1]), np.ones(2), TypeError, "y_true must be real"),
+        (np.ones(2), np.array([1, 2j]), TypeError, "y_pred must be real"),
+        (np.ones(3), np.ones(2), ValueError, "same length: y_true has 3, y_pred has 2"),
+        (np.array([1.0, np.nan]), np.ones(2), ValueError, "y_true must be finite"),
+        (np.ones(2), np.array([np.inf, 1.0]), ValueError, "y_pred must be finite"),
+        (1.0, np.ones(1), ValueError, "y_true must be one-dimensional"),
+    ],
+)
 def test_bad_labels_are_refused_by_name(func, y_true, y_pred, exc, match):
     with pytest.raises(exc, match=match):
         func(y_true, y_pred)
 
 
-@pytest.mark.parametrize("call, exc, match", [
-    (lambda: empirical_risk([], []), ValueError, "at least one point"),
-    (lambda: empirical_risk([1, 1], [1, 1], loss="hinge"), ValueError, "loss must be one of"),
-    (lambda: empirical_risk([1, 1], [1, 1], loss=3), ValueError, "loss must be one of"),
-    (lambda: empirical_risk([1.0, 2.0], [1.0, 1.0], loss=lambda y, p: np.ones((2, 2))),
-     ValueError, "one loss per point"),
-    (lambda: empirical_risk([1.0, 2.0], [1.0, 1.0], loss=lambda y, p: np.array([1.0, np.nan])),
-     ValueError, "loss.* must be finite"),
-    (lambda: squared_losses(["a"], ["b"]), TypeError, "y_true must hold numbers"),
-])
+@pytest.mark.parametrize(
+    "call, exc, match",
+    [
+        (lambda: empirical_risk([], []), ValueError, "at least one point"),
+        (lambda: empirical_risk([1, 1], [1, 1], loss="hinge"), ValueError, "loss must be one of"),
+        (lambda: empirical_risk([1, 1], [1, 1], loss=3), ValueError, "loss must be one of"),
+        (
+            lambda: empirical_risk([1.0, 2.0], [1.0, 1.0], loss=lambda y, p: np.ones((2, 2))),
+            ValueError,
+            "one loss per point",
+        ),
+        (
+            lambda: empirical_risk(
+                [1.0, 2.0], [1.0, 1.0], loss=lambda y, p: np.array([1.0, np.nan])
+            ),
+            ValueError,
+            "loss.* must be finite",
+        ),
+        (lambda: squared_losses(["a"], ["b"]), TypeError, "y_true must hold numbers"),
+    ],
+)
 def test_bad_input(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
@@ -139,15 +158,18 @@ def test_sample_test_errors_are_binomial_with_the_true_risk():
     np.testing.assert_array_equal(counts, again)
 
 
-@pytest.mark.parametrize("kwargs, exc, match", [
-    (dict(test_size=0), ValueError, "test_size must be >= 1"),
-    (dict(test_size=2.5), TypeError, "test_size must be an integer"),
-    (dict(n_test_sets="3"), TypeError, "n_test_sets must be an integer"),
-    (dict(model=object()), TypeError, "model must be a fitted classifier"),
-    (dict(distribution="gauss"), TypeError, "distribution must have a sample"),
-    (dict(random_state=-1), ValueError, "random_state must be >= 0"),
-    (dict(random_state=1.5), TypeError, "random_state must be"),
-])
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [
+        (dict(test_size=0), ValueError, "test_size must be >= 1"),
+        (dict(test_size=2.5), TypeError, "test_size must be an integer"),
+        (dict(n_test_sets="3"), TypeError, "n_test_sets must be an integer"),
+        (dict(model=object()), TypeError, "model must be a fitted classifier"),
+        (dict(distribution="gauss"), TypeError, "distribution must have a sample"),
+        (dict(random_state=-1), ValueError, "random_state must be >= 0"),
+        (dict(random_state=1.5), TypeError, "random_state must be"),
+    ],
+)
 def test_sample_test_errors_refuses_by_name(kwargs, exc, match):
     args = dict(model=Sign(), distribution=TwoGaussians(), test_size=10, n_test_sets=3)
     args.update(kwargs)
@@ -172,7 +194,7 @@ def test_model_risk_is_exact_for_a_linear_rule_and_monte_carlo_otherwise():
     assert model_risk(lda, dist) == exact
     tree = DecisionTreeClassifier(random_state=0).fit(X, y)
     mc = model_risk(tree, dist, n_mc=20_000, random_state=1)
-    assert mc == model_risk(tree, dist, n_mc=20_000, random_state=1)     # seeded
+    assert mc == model_risk(tree, dist, n_mc=20_000, random_state=1)  # seeded
     assert dist.bayes_risk - 0.02 < mc < 0.5
 
 
@@ -185,7 +207,7 @@ def test_model_risk_agrees_with_monte_carlo_whatever_the_labels(labels, seed):
     y = np.where(y == 1, labels[1], labels[0])
     lda = LinearDiscriminantAnalysis().fit(X, y)
 
-    class Relabel:                                    # predictions mapped back to -1/+1
+    class Relabel:  # predictions mapped back to -1/+1
         def predict(self, X):
             return np.where(lda.predict(X) == labels[1], 1, -1)
 
@@ -231,35 +253,50 @@ def test_single_split_uses_the_exact_risk_of_a_linear_model():
     assert out["n_train"] == 30 and out["n_test"] == 30
     assert dist.bayes_risk <= out["true_risk"] < 0.5
     assert out["test_error"] <= out["upper_bound"]
-    tree = single_split(np.random.default_rng(1), dist, DecisionTreeClassifier(random_state=0),
-                        60, 0.5)
+    tree = single_split(
+        np.random.default_rng(1), dist, DecisionTreeClassifier(random_state=0), 60, 0.5
+    )
     assert 0 < tree["true_risk"] < 0.6
 
 
-@pytest.mark.parametrize("kwargs, exc, match", [
-    (dict(train_fraction=1.0), ValueError, "train_fraction must lie strictly between 0 and 1"),
-    (dict(train_fraction="0.5"), TypeError, "train_fraction must be a real number"),
-    (dict(m=3), ValueError, "m must be >= 4"),
-    (dict(m=40.0), TypeError, "m must be an integer"),
-    (dict(delta=0), ValueError, "delta must lie strictly between 0 and 1"),
-    (dict(delta=[0.05, 0.1]), TypeError, "delta must be a real number"),
-    (dict(estimator="lda"), ValueError, "estimator must be a scikit-learn estimator"),
-    (dict(distribution=None), TypeError, "distribution must have a sample"),
-    (dict(rng="x"), TypeError, "rng must be"),
-])
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [
+        (dict(train_fraction=1.0), ValueError, "train_fraction must lie strictly between 0 and 1"),
+        (dict(train_fraction="0.5"), TypeError, "train_fraction must be a real number"),
+        (dict(m=3), ValueError, "m must be >= 4"),
+        (dict(m=40.0), TypeError, "m must be an integer"),
+        (dict(delta=0), ValueError, "delta must lie strictly between 0 and 1"),
+        (dict(delta=[0.05, 0.1]), TypeError, "delta must be a real number"),
+        (dict(estimator="lda"), ValueError, "estimator must be a scikit-learn estimator"),
+        (dict(distribution=None), TypeError, "distribution must have a sample"),
+        (dict(rng="x"), TypeError, "rng must be"),
+    ],
+)
 def test_single_split_refuses_by_name(kwargs, exc, match):
-    args = dict(rng=0, distribution=TwoGaussians(), estimator=LinearDiscriminantAnalysis(),
-                m=40, train_fraction=0.5)
+    args = dict(
+        rng=0,
+        distribution=TwoGaussians(),
+        estimator=LinearDiscriminantAnalysis(),
+        m=40,
+        train_fraction=0.5,
+    )
     args.update(kwargs)
     with pytest.raises(exc, match=match):
         single_split(**args)
 
 
-@pytest.mark.parametrize("sizes, match", [
-    ([], "train_sizes must be a non-empty list"), ("10", "train_sizes must be a non-empty"),
-    ([1, 10], r"train_sizes must lie in \[2, m - 2\]"), ([10, 39], "must lie in"),
-    ([10.5], "train_sizes must hold integers"), ([[10]], "train_sizes must be a non-empty"),
-])
+@pytest.mark.parametrize(
+    "sizes, match",
+    [
+        ([], "train_sizes must be a non-empty list"),
+        ("10", "train_sizes must be a non-empty"),
+        ([1, 10], r"train_sizes must lie in \[2, m - 2\]"),
+        ([10, 39], "must lie in"),
+        ([10.5], "train_sizes must hold integers"),
+        ([[10]], "train_sizes must be a non-empty"),
+    ],
+)
 def test_split_sizes_trial_refuses_bad_sizes(sizes, match):
     with pytest.raises(ValueError, match=match):
         split_sizes_trial(0, TwoGaussians(), LinearDiscriminantAnalysis(), 40, sizes)

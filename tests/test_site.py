@@ -16,10 +16,11 @@ browser here: ``executable_path`` is the system's ``chromium``). For each page:
   copies it into ``_static/mathjax/``), so the pages render offline.
 
 It also checks that the search page finds "Clopper", that chapter pages offer the
-Binder and local-JupyterLab launch buttons and the ``.ipynb`` download, that every plot of a chapter is a
-numbered figure with a caption, that the execution-time table lists every chapter as
-executed, that the API reference documents every module, and it saves a screenshot of each page under ``_build/screenshots/``
-(the whole page for the landing page and the chapters, the first screen otherwise).
+Binder and local-JupyterLab launch buttons and the ``.ipynb`` download, that every plot
+of a chapter is a numbered figure with a caption, that the execution-time table lists
+every chapter as executed, that the API reference documents every module, and it saves
+a screenshot of each page under ``_build/screenshots/`` (the whole page for the landing
+page and the chapters, the first screen otherwise).
 
 
 Environment variables:
@@ -53,8 +54,14 @@ REQUIRE = os.environ.get("CVBOOK_REQUIRE_SITE", "") not in ("", "0")
 SCREENSHOTS = Path(os.environ.get("CVBOOK_SCREENSHOT_DIR", SITE.parent / "screenshots"))
 CHROMIUM = os.environ.get("CVBOOK_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 #: The bundled MathJax, as the pages load it (``mathjax_path`` in ``_config.yml``).
 MATHJAX_BUNDLED = "_static/mathjax/tex-mml-chtml.js"
@@ -120,15 +127,17 @@ def browser(site: Path):
     if not Path(CHROMIUM).exists():
         _unavailable(f"no browser at {CHROMIUM}: `apt-get install chromium` (make chromium)")
     if not (site / MATHJAX_BUNDLED).is_file():
-        pytest.fail(f"the site has no bundled MathJax ({MATHJAX_BUNDLED}): build it with "
-                    "`make build`, which runs `make mathjax` first", pytrace=False)
+        pytest.fail(
+            f"the site has no bundled MathJax ({MATHJAX_BUNDLED}): build it with "
+            "`make build`, which runs `make mathjax` first",
+            pytrace=False,
+        )
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:  # pragma: no cover - playwright is in the [test] extra
         _unavailable("playwright is not installed (pip install -e '.[test]')")
     with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                      args=CHROMIUM_ARGS)
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
             yield chromium
         finally:
@@ -149,20 +158,32 @@ class PageRecord:
 @pytest.fixture
 def open_page(browser, base_url):
     """Open a page of the site in a fresh tab; returns (page, record)."""
-    context = browser.new_context(viewport=VIEWPORT,
-                                  service_workers="block")
+    context = browser.new_context(viewport=VIEWPORT, service_workers="block")
     opened = []
 
     def _open(rel: str, query: str = ""):
         record = PageRecord()
         page = context.new_page()
         page.set_default_timeout(PAGE_TIMEOUT_MS)
-        page.on("console", lambda m: record.console_errors.append(
-            f"{m.text} ({m.location.get('url', '')}:{m.location.get('lineNumber', '')})")
-            if m.type == "error" else None)
+        page.on(
+            "console",
+            lambda m: (
+                record.console_errors.append(
+                    f"{m.text} ({m.location.get('url', '')}:{m.location.get('lineNumber', '')})"
+                )
+                if m.type == "error"
+                else None
+            ),
+        )
         page.on("pageerror", lambda e: record.page_errors.append(str(e)))
-        page.on("requestfailed", lambda r: record.failed.append(
-            f"{r.url}: {r.failure}") if r.url.startswith(base_url) else None)
+        page.on(
+            "requestfailed",
+            lambda r: (
+                record.failed.append(f"{r.url}: {r.failure}")
+                if r.url.startswith(base_url)
+                else None
+            ),
+        )
 
         def _route(route) -> None:
             url = route.request.url
@@ -226,7 +247,8 @@ _RAW_MATH = r"""
   }
   // raw MyST: a Markdown table, a role, a colon fence, inline $...$ math
   const myst = [];
-  const rawRes = [/(^|\n)\s*\|[^\n]*\|\s*(\n|$)/, /\{(glue|eval|numref|cite|ref|eq|doc|py:[a-z]+|term|download)[:}]/,
+  const rawRes = [/(^|\n)\s*\|[^\n]*\|\s*(\n|$)/,
+                  /\{(glue|eval|numref|cite|ref|eq|doc|py:[a-z]+|term|download)[:}]/,
                   /(^|\n)\s*:::/, /(^|[^\\$])\$[^$\s][^$]*[^$\s\\]\$(?!\$)/];
   const walker3 = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker3.nextNode(); node; node = walker3.nextNode()) {
@@ -242,7 +264,8 @@ _RAW_MATH = r"""
   const doc = document.documentElement;
   const wide = [];
   if (doc.scrollWidth > window.innerWidth + 1) wide.push(`page ${doc.scrollWidth} px`);
-  for (const el of document.querySelectorAll('.bd-main, .bd-article-container, article.bd-article')) {
+  const boxes = '.bd-main, .bd-article-container, article.bd-article';
+  for (const el of document.querySelectorAll(boxes)) {
     if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'hidden')
       wide.push(`${el.className.split(' ')[0]} ${el.scrollWidth} > ${el.clientWidth} px`);
   }
@@ -266,11 +289,12 @@ _LINKS = """
 """
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _ids(path: Path) -> frozenset[str]:
     text = path.read_text(encoding="utf-8", errors="replace")
     return frozenset(re.findall(r'\sid="([^"]+)"', text)) | frozenset(
-        re.findall(r'\sname="([^"]+)"', text))
+        re.findall(r'\sname="([^"]+)"', text)
+    )
 
 
 def _broken_links(hrefs: list[str], base_url: str, page_rel: str) -> list[str]:
@@ -279,7 +303,7 @@ def _broken_links(hrefs: list[str], base_url: str, page_rel: str) -> list[str]:
         if not href.startswith(base_url):
             continue  # external: not followed (no network)
         parts = urlsplit(href)
-        rel = unquote(parts.path)[len(urlsplit(base_url).path):]
+        rel = unquote(parts.path)[len(urlsplit(base_url).path) :]
         target = SITE / rel
         if rel == "" or rel.endswith("/"):
             target = target / "index.html"
@@ -294,7 +318,7 @@ def _broken_links(hrefs: list[str], base_url: str, page_rel: str) -> list[str]:
 
 def _source_suffix(rel: str) -> str | None:
     """The suffix of the page's source in ``_sources`` (``.ipynb`` for a notebook)."""
-    stem = rel[:-len(".html")]
+    stem = rel[: -len(".html")]
     for suffix in (".ipynb", ".md", ".rst"):
         if (SITE / "_sources" / f"{stem}{suffix}").is_file():
             return suffix
@@ -305,11 +329,14 @@ def _screenshot(page, rel: str) -> None:
     """The whole page (up to 12,000 px) for the landing page and the chapters, what a
     reader sees first (one screen) for the appendix pages; full-page shots are slow."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    name = rel[:-len(".html")].replace("/", "__") + ".png"
+    name = rel[: -len(".html")].replace("/", "__") + ".png"
     if rel.startswith("chapters/") or rel == "intro.html":
         height = page.evaluate("document.documentElement.scrollHeight")
-        page.screenshot(path=str(SCREENSHOTS / name), full_page=True,
-                        clip={"x": 0, "y": 0, "width": 1280, "height": min(height, 12000)})
+        page.screenshot(
+            path=str(SCREENSHOTS / name),
+            full_page=True,
+            clip={"x": 0, "y": 0, "width": 1280, "height": min(height, 12000)},
+        )
     else:
         page.screenshot(path=str(SCREENSHOTS / name))
 
@@ -360,12 +387,14 @@ def test_search_finds_clopper(site: Path, open_page) -> None:
     page.wait_for_function(
         "() => { const s = document.querySelector('#search-results .search-summary, "
         "#search-results p'); return s && s.textContent.trim().length > 0 "
-        "&& !/Preparing search|Searching/.test(s.textContent); }")
+        "&& !/Preparing search|Searching/.test(s.textContent); }"
+    )
     results = page.locator("#search-results ul.search li")
     titles = [t.strip() for t in results.all_inner_texts()]
     assert results.count() > 0, "the search page found nothing for 'Clopper'"
     assert not record.console_errors and not record.page_errors, (
-        record.console_errors + record.page_errors)
+        record.console_errors + record.page_errors
+    )
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "search_Clopper.png"))
     print(f"search 'Clopper': {len(titles)} results: " + "; ".join(t[:60] for t in titles))
@@ -385,7 +414,7 @@ def test_chapters_offer_binder_and_ipynb(site: Path) -> None:
             missing.append(f"{rel}: no Binder launch button")
         elif "urlpath=lab" not in binder.group(0):
             missing.append(f"{rel}: Binder does not open JupyterLab ({binder.group(0)})")
-        stem = rel[:-len(".html")]
+        stem = rel[: -len(".html")]
         local = f'href="http://localhost:8888/lab/tree/{stem.split("/", 1)[-1]}.ipynb"'
         if local not in html:
             missing.append(f"{rel}: no local JupyterLab launch entry ({local})")
@@ -398,11 +427,12 @@ def test_chapters_offer_binder_and_ipynb(site: Path) -> None:
 
 def test_api_reference_documents_every_module(site: Path) -> None:
     html = (SITE / "api" / "index.html").read_text(encoding="utf-8")
-    modules = sorted(
-        "cvbook." + ".".join(p.relative_to(ROOT / "cvbook").with_suffix("").parts)
-        for p in (ROOT / "cvbook").rglob("*.py")
-        if not any(part.startswith("_") for part in p.relative_to(ROOT / "cvbook").parts)
-    ) + ["cvbook.datasets", "cvbook.runs"]
+    package = ROOT / "cvbook"
+    modules = [
+        "cvbook." + ".".join(p.relative_to(package).with_suffix("").parts)
+        for p in sorted(package.rglob("*.py"))
+        if not any(part.startswith("_") for part in p.relative_to(package).parts)
+    ] + ["cvbook.datasets", "cvbook.runs"]
     absent = [m for m in modules if f'id="module-{m}"' not in html]
     assert not absent, f"modules without a section in the API reference: {absent}"
     for target in ("cvbook.bounds.clopper_pearson_upper",):
@@ -412,10 +442,14 @@ def test_api_reference_documents_every_module(site: Path) -> None:
 def test_execution_table_lists_every_chapter(site: Path) -> None:
     """The execution-time page ({nb-exec-table}) has a row per chapter, each executed
     at build time and successful (a site built with execution off fails here)."""
-    notebooks = [rel[:-len(".html")] for rel in PAGES if _source_suffix(rel) == ".ipynb"]
+    notebooks = [rel[: -len(".html")] for rel in PAGES if _source_suffix(rel) == ".ipynb"]
     html = (SITE / "exec_times.html").read_text(encoding="utf-8")
-    rows = {doc: cells for doc, cells in re.findall(
-        r'<span class="doc">([^<]+)</span></a></p></td>(.*?)</tr>', html, re.S)}
+    rows = {
+        doc: cells
+        for doc, cells in re.findall(
+            r'<span class="doc">([^<]+)</span></a></p></td>(.*?)</tr>', html, re.S
+        )
+    }
     problems = []
     for doc in notebooks:
         if doc not in rows:
@@ -437,7 +471,7 @@ def test_chapter_figures_have_captions(site: Path) -> None:
         if _source_suffix(rel) != ".ipynb":
             continue
         html = (SITE / rel).read_text(encoding="utf-8")
-        html = html[html.find('id="main-content"'):]
+        html = html[html.find('id="main-content"') :]
         figures = re.findall(r"<figure.*?</figure>", html, re.S)
         in_figures = sum(f.count("<img ") for f in figures)
         plots = len(re.findall(r'<img [^>]*src="[^"]*_images/', html))
@@ -446,7 +480,9 @@ def test_chapter_figures_have_captions(site: Path) -> None:
         uncaptioned = [f for f in figures if "<figcaption" not in f]
         if uncaptioned:
             problems.append(f"{rel}: {len(uncaptioned)} figure(s) without a caption")
-        unnumbered = [f for f in figures if "<figcaption" in f and 'class="caption-number"' not in f]
+        unnumbered = [
+            f for f in figures if "<figcaption" in f and 'class="caption-number"' not in f
+        ]
         if unnumbered:
             problems.append(f"{rel}: {len(unnumbered)} caption(s) without a figure number")
     assert not problems, "\n".join(problems)

@@ -7,8 +7,16 @@
 """
 
 from .raetsch import RAETSCH_NAMES, fetch_benchmarks, load_raetsch, raetsch_info
-from .synthetic import (LinearGaussianRegression, Ringnorm, Twonorm, TwoGaussians,
-                        monte_carlo_risk)
+from .synthetic import LinearGaussianRegression, Ringnorm, TwoGaussians, Twonorm, monte_carlo_risk
 
-__all__ = ["TwoGaussians", "Twonorm", "Ringnorm", "monte_carlo_risk", "load_raetsch", "raetsch_info",
-           "fetch_benchmarks", "RAETSCH_NAMES", "LinearGaussianRegression"]
+__all__ = [
+    "RAETSCH_NAMES",
+    "LinearGaussianRegression",
+    "Ringnorm",
+    "TwoGaussians",
+    "Twonorm",
+    "fetch_benchmarks",
+    "load_raetsch",
+    "monte_carlo_risk",
+    "raetsch_info",
+]

@@ -41,9 +41,21 @@ __all__ = ["load_results", "main", "read_records", "save_results", "write_record
 # Column types in the header, ``name:type``. The one-letter types are those of the first
 # records (str, int64, float64); the others are numpy dtype names.
 _LEGACY = {"U": np.dtype(str), "i": np.dtype(np.int64), "f": np.dtype(np.float64)}
-_NAMED = {np.dtype(t).name: np.dtype(t) for t in (
-    bool, np.int8, np.int16, np.int32, np.uint8, np.uint16, np.uint32, np.uint64,
-    np.float16, np.float32)}
+_NAMED = {
+    np.dtype(t).name: np.dtype(t)
+    for t in (
+        bool,
+        np.int8,
+        np.int16,
+        np.int32,
+        np.uint8,
+        np.uint16,
+        np.uint32,
+        np.uint64,
+        np.float16,
+        np.float32,
+    )
+}
 
 
 def _type_of(values: np.ndarray, name: str) -> str:
@@ -58,7 +70,8 @@ def _type_of(values: np.ndarray, name: str) -> str:
         return dt.name
     raise ArgumentTypeError(
         f"records[{name!r}] has dtype {dt}; the records hold str, bool, (unsigned) integer "
-        f"and float columns only")
+        f"and float columns only"
+    )
 
 
 def _dtype_of(token: str, path: Path) -> np.dtype:
@@ -81,8 +94,9 @@ def _check_out(path: Any, name: str = "path") -> Path:
 
 def _check_columns(records: Any) -> dict[str, np.ndarray]:
     if not isinstance(records, Mapping):
-        raise ArgumentTypeError(f"records must be a dict of 1-d arrays, got "
-                                f"{type(records).__name__}")
+        raise ArgumentTypeError(
+            f"records must be a dict of 1-d arrays, got {type(records).__name__}"
+        )
     if not records:
         raise ValueError("records must hold at least one column, got an empty dict")
     columns = {}
@@ -96,8 +110,10 @@ def _check_columns(records: Any) -> dict[str, np.ndarray]:
         columns[key] = arr
     lengths = {len(v) for v in columns.values()}
     if len(lengths) > 1:
-        raise ValueError(f"records' columns must have one length, got "
-                         f"{ {k: len(v) for k, v in columns.items()} }")
+        raise ValueError(
+            f"records' columns must have one length, got "
+            f"{ {k: len(v) for k, v in columns.items()} }"
+        )
     return columns
 
 
@@ -139,8 +155,12 @@ def write_records(path: str | os.PathLike, records: Mapping[str, Any]) -> Path:
     # csv quotes a field holding "\n" but not one holding a lone "\r", which a reader
     # takes for a line end: such rows are written with every field quoted.
     quoted = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_ALL)
-    texts = [[repr(float(v)) for v in values.tolist()] if values.dtype.kind == "f"
-             else [str(v) for v in values.tolist()] for values in columns.values()]
+    texts = [
+        [repr(float(v)) for v in values.tolist()]
+        if values.dtype.kind == "f"
+        else [str(v) for v in values.tolist()]
+        for values in columns.values()
+    ]
     for row in [[f"{key}:{types[key]}" for key in columns], *zip(*texts, strict=True)]:
         (quoted if any("\r" in field for field in row) else writer).writerow(row)
     try:
@@ -149,8 +169,10 @@ def write_records(path: str | os.PathLike, records: Mapping[str, Any]) -> Path:
         raise ValueError(f"records hold a string that is not valid Unicode text: {err}") from None
 
     def write_gz(tmp: str) -> None:
-        with open(tmp, "wb") as raw, gzip.GzipFile(filename="", fileobj=raw, mode="wb",
-                                                   mtime=0) as fh:
+        with (
+            open(tmp, "wb") as raw,
+            gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0) as fh,
+        ):
             fh.write(data)
 
     target = _records_path(path)
@@ -190,8 +212,7 @@ def read_records(path: str | os.PathLike) -> dict[str, np.ndarray]:
         texts = [row[j] for row in body]
         if dtype.kind == "b":
             if any(t not in ("True", "False") for t in texts):
-                raise ValueError(f"{target}: column {key!r} holds a value other than "
-                                 f"True/False")
+                raise ValueError(f"{target}: column {key!r} holds a value other than True/False")
             values = np.array([t == "True" for t in texts], dtype=bool)
         elif dtype.kind == "U":
             values = np.array(texts, dtype=str) if texts else np.array([], dtype="<U1")
@@ -203,8 +224,9 @@ def read_records(path: str | os.PathLike) -> dict[str, np.ndarray]:
     return records
 
 
-def save_results(path: str | os.PathLike, records: Mapping[str, np.ndarray],
-                 provenance: Mapping[str, Any]) -> None:
+def save_results(
+    path: str | os.PathLike, records: Mapping[str, np.ndarray], provenance: Mapping[str, Any]
+) -> None:
     """Write a run: records (:func:`write_records`) and ``<path>.json`` (provenance, summary).
 
     Examples
@@ -221,7 +243,7 @@ def save_results(path: str | os.PathLike, records: Mapping[str, np.ndarray],
     path = _check_out(path)
     if not isinstance(provenance, Mapping):
         raise ArgumentTypeError(f"provenance must be a dict, got {type(provenance).__name__}")
-    summary = summarize(records)          # checks the columns a coverage run has
+    summary = summarize(records)  # checks the columns a coverage run has
     write_records(path, records)
     payload = {"provenance": dict(provenance), "summary": summary}
     atomic_write_text(path.with_suffix(".json"), json.dumps(payload, indent=1) + "\n")
@@ -255,7 +277,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     parser = argparse.ArgumentParser(
         prog="python -m cvbook.runs.coverage",
-        description="Coverage and tightness of risk estimates on a known distribution.")
+        description="Coverage and tightness of risk estimates on a known distribution.",
+    )
     parser.add_argument("--out", required=True, help="output path, without extension")
     parser.add_argument("--distribution", default="twogaussians", choices=DISTRIBUTIONS)
     parser.add_argument("--learner", default="default", choices=LEARNERS)
@@ -269,39 +292,63 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--n-jobs", type=int, default=None)
     parser.add_argument("--no-progress", action="store_true")
-    parser.add_argument("--checkpoint", default=None,
-                        help="folder for finished repetitions (default: OUT.parts); re-running "
-                             "the same command resumes from it, and it is removed once the "
-                             "results are written")
+    parser.add_argument(
+        "--checkpoint",
+        default=None,
+        help="folder for finished repetitions (default: OUT.parts); re-running "
+        "the same command resumes from it, and it is removed once the "
+        "results are written",
+    )
     args = parser.parse_args(argv)
     checkpoint = Path(args.checkpoint or f"{args.out}.parts")
     resumed = len(saved_repetitions(checkpoint))
-    commit, dirty = git_commit(), git_dirty()   # the code that runs: read before the run
+    commit, dirty = git_commit(), git_dirty()  # the code that runs: read before the run
     start = time.time()
     estimator, grid = default_learner(args.distribution, args.learner)
     try:
-        records = run_coverage(args.distribution, args.n, args.k, args.delta, args.n_repeats,
-                               estimator=estimator, param_grid=grid,
-                               n_splits=args.n_splits, n_fresh=args.n_fresh,
-                               tune_k=args.tune_k, random_state=args.seed, n_jobs=args.n_jobs,
-                               progress=not args.no_progress, checkpoint=checkpoint)
-    except ValueError as err:          # a bad value: one line naming the option
+        records = run_coverage(
+            args.distribution,
+            args.n,
+            args.k,
+            args.delta,
+            args.n_repeats,
+            estimator=estimator,
+            param_grid=grid,
+            n_splits=args.n_splits,
+            n_fresh=args.n_fresh,
+            tune_k=args.tune_k,
+            random_state=args.seed,
+            n_jobs=args.n_jobs,
+            progress=not args.no_progress,
+            checkpoint=checkpoint,
+        )
+    except ValueError as err:  # a bad value: one line naming the option
         parser.error(str(err))
     provenance = {
-        "command": "python -m cvbook.runs.coverage " + " ".join(
-            sys.argv[1:] if argv is None else list(argv)),
-        "parameters": {key: value for key, value in vars(args).items()
-                       if key not in ("no_progress", "checkpoint")},
-        "estimator": repr(estimator), "param_grid": grid,
-        "versions": package_versions(), "commit": commit, "uncommitted_package_files": dirty,
-        "wall_time_s": round(time.time() - start, 1), "cpu_count": os.cpu_count(),
-        "repetitions_resumed": resumed,   # done by an earlier, interrupted run (not timed here)
-        "n_jobs": args.n_jobs, "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "command": "python -m cvbook.runs.coverage "
+        + " ".join(sys.argv[1:] if argv is None else list(argv)),
+        "parameters": {
+            key: value
+            for key, value in vars(args).items()
+            if key not in ("no_progress", "checkpoint")
+        },
+        "estimator": repr(estimator),
+        "param_grid": grid,
+        "versions": package_versions(),
+        "commit": commit,
+        "uncommitted_package_files": dirty,
+        "wall_time_s": round(time.time() - start, 1),
+        "cpu_count": os.cpu_count(),
+        "repetitions_resumed": resumed,  # done by an earlier, interrupted run (not timed here)
+        "n_jobs": args.n_jobs,
+        "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
     save_results(args.out, records, provenance)
-    shutil.rmtree(checkpoint)   # the results are on disk: the partial ones are not needed
-    print(f"wrote {_records_path(Path(args.out))} and .json "
-          f"in {provenance['wall_time_s']} s", file=sys.stderr)
+    shutil.rmtree(checkpoint)  # the results are on disk: the partial ones are not needed
+    print(
+        f"wrote {_records_path(Path(args.out))} and .json in {provenance['wall_time_s']} s",
+        file=sys.stderr,
+    )
     return 0
 
 
