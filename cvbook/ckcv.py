@@ -108,13 +108,15 @@ def _check_seed(random_state: Any) -> int | None:
 def _check_k_values(k_values: Any) -> list[int]:
     """The sorted distinct k values; each an integer (no float, string or bool), ``>= 3``."""
     if isinstance(k_values, (str, bytes)) or not isinstance(k_values, (Sequence, np.ndarray)):
-        raise ValueError(f"k_values must be a sequence of integers such as [3, 5, 10], "
-                         f"got {k_values!r}")
+        raise ValueError(
+            f"k_values must be a sequence of integers such as [3, 5, 10], got {k_values!r}"
+        )
     out = set()
     for k in k_values:
         if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
-            raise ValueError(f"k_values must hold integers (numbers of folds), got {k!r} "
-                             f"in {k_values!r}")
+            raise ValueError(
+                f"k_values must hold integers (numbers of folds), got {k!r} in {k_values!r}"
+            )
         out.add(int(k))
     if not out:
         raise ValueError("k_values must hold at least one k")
@@ -139,10 +141,13 @@ def _check_X(X: Any, name: str = "X") -> np.ndarray:
             raise ValueError(
                 f"{name} must be 2-dimensional (n_samples, n_features), got shape {arr.shape}. "
                 "Reshape your data either using X.reshape(-1, 1) if it has a single feature "
-                "or X.reshape(1, -1) if it holds a single sample.")
+                "or X.reshape(1, -1) if it holds a single sample."
+            )
         if arr.ndim == 2 and arr.shape[1] == 0:
-            raise ValueError(f"{name} must have at least one feature: 0 feature(s) "
-                             f"(shape={arr.shape}) while a minimum of 1 is required.")
+            raise ValueError(
+                f"{name} must have at least one feature: 0 feature(s) "
+                f"(shape={arr.shape}) while a minimum of 1 is required."
+            )
         if arr.dtype == object:
             try:
                 arr.astype(np.float64)
@@ -162,13 +167,17 @@ def _check_y(y: Any) -> np.ndarray:
     continuous or multi-class target is refused.
     """
     if y is None:
-        raise ValueError("y is required: CompleteKCV requires y to be passed, but the target y "
-                         "is None")
+        raise ValueError(
+            "y is required: CompleteKCV requires y to be passed, but the target y is None"
+        )
     arr = np.asarray(y)
     if not np.iscomplexobj(arr) and arr.ndim == 2 and arr.shape[1] == 1:
-        warnings.warn("A column-vector y was passed when a 1d array was expected. Please change "
-                      "the shape of y to (n_samples,), for example using ravel().",
-                      DataConversionWarning, stacklevel=3)
+        warnings.warn(
+            "A column-vector y was passed when a 1d array was expected. Please change "
+            "the shape of y to (n_samples,), for example using ravel().",
+            DataConversionWarning,
+            stacklevel=3,
+        )
         arr = arr.ravel()
     if not np.iscomplexobj(arr) and arr.ndim == 1 and arr.size:
         try:
@@ -176,12 +185,16 @@ def _check_y(y: Any) -> np.ndarray:
         except ValueError:
             kind = "unknown"
         if kind == "continuous":
-            raise ValueError("y must hold class labels: Unknown label type: continuous. "
-                             "CompleteKCV is a binary classifier.")
+            raise ValueError(
+                "y must hold class labels: Unknown label type: continuous. "
+                "CompleteKCV is a binary classifier."
+            )
         if kind == "multiclass":
-            raise ValueError(f"y must be binary (two classes), got {np.unique(arr).size} "
-                             "distinct labels: Only binary classification is supported. The "
-                             "type of the target is multiclass.")
+            raise ValueError(
+                f"y must be binary (two classes), got {np.unique(arr).size} "
+                "distinct labels: Only binary classification is supported. The "
+                "type of the target is multiclass."
+            )
     return check_binary_labels(arr, "y")
 
 
@@ -198,12 +211,49 @@ def _split_rng(entropy: int, k: int, i: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(k, i)))
 
 
-def _three_way(n: int, k: int, rng: np.random.Generator
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _three_way(
+    n: int, k: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     perm = rng.permutation(n)
     m = n // k
-    ms, ee, tr = perm[:m], perm[m:2 * m], perm[2 * m:]
+    ms, ee, tr = perm[:m], perm[m : 2 * m], perm[2 * m :]
     return np.sort(tr), np.sort(ms), np.sort(ee)
+
+
+#: Relative tolerance under which two mean bounds count as tied (the tie rule then picks
+#: the first row). Means of Clopper-Pearson bounds over splits that are equal in exact
+#: arithmetic can differ in their last bits, which depend on how the bound is computed
+#: and summed; without a tolerance such noise, not the data, would pick among tied rows.
+TIE_RTOL = 1e-9
+
+
+def first_minimum(values: np.ndarray, rtol: float = TIE_RTOL) -> int:
+    """Index of the first value within ``rtol`` (relative) of the minimum.
+
+    The tie rule of the selection: among rows whose mean ``L_MS`` equal the smallest up
+    to rounding, the first in row order (smallest k, then grid order) wins.
+
+    Parameters
+    ----------
+    values : array of float, 1-d
+        Mean bounds, in row order.
+    rtol : float
+        Relative tolerance for a tie.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> first_minimum(np.array([0.3, 0.2 + 1e-17, 0.2, 0.25]))
+    1
+    """
+    values = np.asarray(values, dtype=float)
+    if values.ndim != 1 or values.size == 0 or not np.all(np.isfinite(values)):
+        raise ValueError("values must be a non-empty 1-d array of finite numbers")
+    low = values.min()
+    return int(np.flatnonzero(values <= low + rtol * max(abs(low), np.finfo(float).tiny))[0])
 
 
 class ThreeWaySplit:
@@ -246,8 +296,9 @@ class ThreeWaySplit:
         """Number of splits, ``n_splits``."""
         return check_int(self.n_splits, "n_splits", minimum=1)
 
-    def split(self, X: Any, y: Any = None, groups: Any = None
-              ) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    def split(
+        self, X: Any, y: Any = None, groups: Any = None
+    ) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """Yield ``(train, ms, ee)`` index arrays, each sorted.
 
         Parameters
@@ -294,9 +345,11 @@ def _libsvm_agrees() -> bool:
         model = _libsvm_fit(K, _class_index(y, np.unique(y)), y, np.unique(y), params)
         ours = _libsvm_predict(K, model, params)
         svc = SVC(**params).fit(K, y)
-        return bool(np.array_equal(np.unique(y)[ours.astype(int)], svc.predict(K))
-                    and np.array_equal(model[3], svc._dual_coef_)
-                    and np.array_equal(model[4], svc._intercept_))
+        return bool(
+            np.array_equal(np.unique(y)[ours.astype(int)], svc.predict(K))
+            and np.array_equal(model[3], svc._dual_coef_)
+            and np.array_equal(model[4], svc._intercept_)
+        )
     except Exception:
         return False
 
@@ -338,18 +391,45 @@ def _class_weight(class_weight: Any, classes: np.ndarray, y_fit: np.ndarray) -> 
 
 def _libsvm_fit(K_fit, t_fit, y_fit, classes, p) -> tuple:
     return _libsvm.fit(
-        K_fit, t_fit, svm_type=0, sample_weight=np.empty(0),
-        class_weight=_class_weight(p["class_weight"], classes, y_fit), kernel="precomputed",
-        C=float(p["C"]), nu=0.5, probability=False, degree=p["degree"], shrinking=p["shrinking"],
-        tol=p["tol"], cache_size=p["cache_size"], coef0=p["coef0"], gamma=0.0, epsilon=0.1,
-        max_iter=p["max_iter"], random_seed=0)
+        K_fit,
+        t_fit,
+        svm_type=0,
+        sample_weight=np.empty(0),
+        class_weight=_class_weight(p["class_weight"], classes, y_fit),
+        kernel="precomputed",
+        C=float(p["C"]),
+        nu=0.5,
+        probability=False,
+        degree=p["degree"],
+        shrinking=p["shrinking"],
+        tol=p["tol"],
+        cache_size=p["cache_size"],
+        coef0=p["coef0"],
+        gamma=0.0,
+        epsilon=0.1,
+        max_iter=p["max_iter"],
+        random_seed=0,
+    )
 
 
 def _libsvm_predict(K_eval, model, p) -> np.ndarray:
     support, sv, n_support, dual_coef, intercept, prob_a, prob_b, _, _ = model
-    return _libsvm.predict(K_eval, support, sv, n_support, dual_coef, intercept, prob_a, prob_b,
-                           svm_type=0, kernel="precomputed", degree=p["degree"],
-                           coef0=p["coef0"], gamma=0.0, cache_size=p["cache_size"])
+    return _libsvm.predict(
+        K_eval,
+        support,
+        sv,
+        n_support,
+        dual_coef,
+        intercept,
+        prob_a,
+        prob_b,
+        svm_type=0,
+        kernel="precomputed",
+        degree=p["degree"],
+        coef0=p["coef0"],
+        gamma=0.0,
+        cache_size=p["cache_size"],
+    )
 
 
 @functools.lru_cache(maxsize=1)
@@ -361,8 +441,9 @@ def _svc_defaults() -> dict:
     return dict(_svc_defaults_cached())
 
 
-def fit_precomputed(K_fit: np.ndarray, y_fit: np.ndarray, params: Mapping | None = None,
-                    backend: str | None = None) -> Any:
+def fit_precomputed(
+    K_fit: np.ndarray, y_fit: np.ndarray, params: Mapping | None = None, backend: str | None = None
+) -> Any:
     """Fit one C-SVC on a precomputed kernel block, as the fast path of :class:`CompleteKCV` does.
 
     It is the one solve that the MS phase repeats for every (grid point, k,
@@ -454,9 +535,21 @@ class _PrecomputedSVC:
         support, sv, n_support, dual_coef, intercept, prob_a, prob_b, _, _ = self.model
         p = self.params
         dec = _libsvm.decision_function(
-            K, support, sv, n_support, dual_coef, intercept, prob_a, prob_b, svm_type=0,
-            kernel="precomputed", degree=p["degree"], coef0=p["coef0"], gamma=0.0,
-            cache_size=p["cache_size"])
+            K,
+            support,
+            sv,
+            n_support,
+            dual_coef,
+            intercept,
+            prob_a,
+            prob_b,
+            svm_type=0,
+            kernel="precomputed",
+            degree=p["degree"],
+            coef0=p["coef0"],
+            gamma=0.0,
+            cache_size=p["cache_size"],
+        )
         return -dec.ravel()
 
 
@@ -491,10 +584,14 @@ def _precomputed_chunk(K, y, base_params, points, splits, phase, keep, backend) 
         # One gather for both blocks: rows fit then ev, columns fit; the first
         # len(fit) rows are K_fit (a C-contiguous view), the rest K_eval.
         K_both = _block(K, np.concatenate([fit, ev]), fit)
-        K_fit, K_eval = K_both[:len(fit)], K_both[len(fit):]
+        K_fit, K_eval = K_both[: len(fit)], K_both[len(fit) :]
         args = (y[fit], t[fit], K_eval, y[ev], t[ev], classes)
-        out.append([_errors_precomputed(K_fit, *args, {**base_params, **params}, backend, kept)
-                    for params, kept in zip(points, keep, strict=True)])
+        out.append(
+            [
+                _errors_precomputed(K_fit, *args, {**base_params, **params}, backend, kept)
+                for params, kept in zip(points, keep, strict=True)
+            ]
+        )
     return out
 
 
@@ -507,8 +604,7 @@ def _generic_chunk(X, y, base, points, splits, phase, keep) -> list:
         row = []
         for params, kept in zip(points, keep, strict=True):
             est = clone(base).set_params(**params).fit(X[fit], y[fit])
-            row.append((int(np.count_nonzero(est.predict(X[ev]) != y[ev])),
-                        est if kept else None))
+            row.append((int(np.count_nonzero(est.predict(X[ev]) != y[ev])), est if kept else None))
         out.append(row)
     return out
 
@@ -655,10 +751,17 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
     True
     """
 
-    def __init__(self, estimator: Any = None, param_grid: Mapping | Sequence[Mapping] | None = None,
-                 k_values: Sequence[int] = DEFAULT_K_VALUES, n_splits: int = 10,
-                 delta: float = 0.05, random_state: int | None = None,
-                 n_jobs: int | None = None, ee_rows: str = "selected"):
+    def __init__(
+        self,
+        estimator: Any = None,
+        param_grid: Mapping | Sequence[Mapping] | None = None,
+        k_values: Sequence[int] = DEFAULT_K_VALUES,
+        n_splits: int = 10,
+        delta: float = 0.05,
+        random_state: int | None = None,
+        n_jobs: int | None = None,
+        ee_rows: str = "selected",
+    ):
         self.estimator = estimator
         self.param_grid = param_grid
         self.k_values = k_values
@@ -693,14 +796,17 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
             raise ValueError(f"X and y must have the same length, got {len(X_arr)} and {len(y)}")
         _feature_checks(self, X, reset=True)
         if np.unique(y).size != 2:
-            raise ValueError(f"y must hold two classes, got {np.unique(y).size} class: "
-                             f"{np.unique(y).tolist()}; CompleteKCV is for binary problems")
+            raise ValueError(
+                f"y must hold two classes, got {np.unique(y).size} class: "
+                f"{np.unique(y).tolist()}; CompleteKCV is for binary problems"
+            )
         n = len(y)
         for k in k_values:
             if k < 3 or k > n:
                 raise ValueError(
                     f"k_values must lie in [3, n_samples = {n}]: k = {k} leaves an empty "
-                    f"{'training part' if k < 3 else 'MS or EE part'}")
+                    f"{'training part' if k < 3 else 'MS or EE part'}"
+                )
         return X_arr, y, k_values
 
     def _check_predict_X(self, X) -> np.ndarray:
@@ -712,13 +818,15 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
     def _grid(self, X: np.ndarray) -> tuple[BaseEstimator, list[dict], bool]:
         estimator = SVC(kernel="rbf") if self.estimator is None else self.estimator
         if self.param_grid is None:
-            grid = ({"C": [0.1, 1.0, 10.0, 100.0, 1000.0], "gamma": ["scale"]}
-                    if _is_plain_rbf_svc(estimator) else {})
+            grid = (
+                {"C": [0.1, 1.0, 10.0, 100.0, 1000.0], "gamma": ["scale"]}
+                if _is_plain_rbf_svc(estimator)
+                else {}
+            )
         else:
             grid = self.param_grid
         points = [dict(p) for p in ParameterGrid(grid)]
-        fast = _is_plain_rbf_svc(estimator) and all(
-            p.get("kernel", "rbf") == "rbf" for p in points)
+        fast = _is_plain_rbf_svc(estimator) and all(p.get("kernel", "rbf") == "rbf" for p in points)
         if fast:
             default_gamma = estimator.gamma
             for p in points:
@@ -735,8 +843,12 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
             if gamma == "auto":
                 return 1.0 / X.shape[1]
             raise ValueError(f"gamma must be a positive number, 'scale' or 'auto', got {gamma!r}")
-        if isinstance(gamma, (bool, np.bool_)) or not isinstance(gamma, numbers.Real) \
-                or not np.isfinite(gamma) or gamma <= 0:
+        if (
+            isinstance(gamma, (bool, np.bool_))
+            or not isinstance(gamma, numbers.Real)
+            or not np.isfinite(gamma)
+            or gamma <= 0
+        ):
             raise ValueError(f"gamma must be a positive number, 'scale' or 'auto', got {gamma!r}")
         return float(gamma)
 
@@ -746,7 +858,8 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
             if np.unique(y[tr]).size < 2:
                 raise ValueError(
                     f"k_values: with k = {k}, the training part of Monte Carlo split {i} holds "
-                    f"one class only ({len(tr)} points); use a smaller k")
+                    f"one class only ({len(tr)} points); use a smaller k"
+                )
         return splits
 
     # --------------------------------------------------------------------- fit
@@ -775,12 +888,25 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
                 sp = [splits[k][i] for i in idx]
                 if ctx["fast"]:
                     call = delayed(_precomputed_chunk)(
-                        ctx["kernels"][g], ctx["y"], ctx["base_params"],
-                        [ctx["sub_points"][j] for j, _ in pts], sp, phase, keep, ctx["backend"])
+                        ctx["kernels"][g],
+                        ctx["y"],
+                        ctx["base_params"],
+                        [ctx["sub_points"][j] for j, _ in pts],
+                        sp,
+                        phase,
+                        keep,
+                        ctx["backend"],
+                    )
                 else:
-                    call = delayed(_generic_chunk)(ctx["X"], ctx["y"], ctx["base"],
-                                                   [ctx["points"][j] for j, _ in pts], sp,
-                                                   phase, keep)
+                    call = delayed(_generic_chunk)(
+                        ctx["X"],
+                        ctx["y"],
+                        ctx["base"],
+                        [ctx["points"][j] for j, _ in pts],
+                        sp,
+                        phase,
+                        keep,
+                    )
                 m = n // k
                 size = (n - 2 * m) ** 2 if phase == "ms" else (n - m) ** 2
                 tasks.append(((k, [j for j, _ in pts], idx), size * len(idx) * len(pts), call))
@@ -822,8 +948,14 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         estimator, points, fast = self._grid(X)
         splits = {k: self._splits(n, y, k) for k in k_values}
         n_points = len(points)
-        ctx: dict[str, Any] = {"n": n, "splits": splits, "fast": fast, "X": X, "y": y,
-                               "points": points}
+        ctx: dict[str, Any] = {
+            "n": n,
+            "splits": splits,
+            "fast": fast,
+            "X": X,
+            "y": y,
+            "points": points,
+        }
         if fast:
             base = clone(estimator).set_params(kernel="precomputed")
             base_params = base.get_params()
@@ -831,10 +963,12 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
                 SVC(**{**base_params, **p, "gamma": "scale"})._validate_params()
             gammas = sorted({p["gamma"] for p in points}, key=[p["gamma"] for p in points].index)
             group_of = [gammas.index(p["gamma"]) for p in points]
-            ctx.update(base_params=base_params, backend=solver_backend(),
-                       kernels=[rbf_kernel(X, gamma=g) for g in gammas],
-                       sub_points=[{key: v for key, v in p.items() if key != "gamma"}
-                                   for p in points])
+            ctx.update(
+                base_params=base_params,
+                backend=solver_backend(),
+                kernels=[rbf_kernel(X, gamma=g) for g in gammas],
+                sub_points=[{key: v for key, v in p.items() if key != "gamma"} for p in points],
+            )
         else:
             base = clone(estimator)
             group_of = [0] * n_points
@@ -855,13 +989,21 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         n_rows = len(k_values) * n_points
         ks = np.repeat(np.array(k_values), n_points)
         m = n // ks
-        ms_err = np.array([[ms_out[k, j, i][0] for i in range(self.n_splits)]
-                           for k in k_values for j in range(n_points)], dtype=np.int64)
+        ms_err = np.array(
+            [
+                [ms_out[k, j, i][0] for i in range(self.n_splits)]
+                for k in k_values
+                for j in range(n_points)
+            ],
+            dtype=np.int64,
+        )
         L_ms = clopper_pearson_upper(ms_err, m[:, None], delta)
         mean_L_ms = L_ms.mean(axis=1)
         # Selection at each k: first minimum of the mean L_MS (rows: grid order).
-        selected = {k: int(np.argmin(mean_L_ms[a * n_points:(a + 1) * n_points]))
-                    for a, k in enumerate(k_values)}
+        selected = {
+            k: first_minimum(mean_L_ms[a * n_points : (a + 1) * n_points])
+            for a, k in enumerate(k_values)
+        }
 
         # EE phase: f*_MS on TR u MS for the selected rows (or all), keeping the selected.
         ee_out = self._run_phase("ee", by_pair(selected), ctx)
@@ -870,15 +1012,18 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
             ee_err[k_values.index(k) * n_points + j, i] = count
         has_ee = ~np.isnan(ee_err[:, 0])
         L_ee = np.full((n_rows, self.n_splits), np.nan)
-        L_ee[has_ee] = clopper_pearson_upper(ee_err[has_ee].astype(np.int64),
-                                             m[has_ee, None], delta)
+        L_ee[has_ee] = clopper_pearson_upper(
+            ee_err[has_ee].astype(np.int64), m[has_ee, None], delta
+        )
         self._members_at = {}
         for k in k_values:
             fitted = [ee_out[k, selected[k], i][1] for i in range(self.n_splits)]
             if fast:
                 gamma = points[selected[k]]["gamma"]
-                fitted = [_RBFMember(svc, gamma, X, np.sort(np.concatenate([tr, ms])))
-                          for svc, (tr, ms, _) in zip(fitted, splits[k], strict=True)]
+                fitted = [
+                    _RBFMember(svc, gamma, X, np.sort(np.concatenate([tr, ms])))
+                    for svc, (tr, ms, _) in zip(fitted, splits[k], strict=True)
+                ]
             self._members_at[k] = fitted
 
         res: dict[str, Any] = {"params": [dict(p) for _ in k_values for p in points]}
@@ -915,7 +1060,8 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         self.bound_ = float(res["mean_L_EE"][self.best_index_])
         self.estimators_ = self._members_at[self.k_]
         self._predict_rng = np.random.default_rng(
-            np.random.SeedSequence(self._entropy, spawn_key=(0,)))
+            np.random.SeedSequence(self._entropy, spawn_key=(0,))
+        )
         return self
 
     # ------------------------------------------------------------- selection
@@ -923,8 +1069,11 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         fitted = sorted({int(v) for v in self.cv_results_["k"]})
         if k is None:
             return None
-        if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral) \
-                or int(k) not in fitted:
+        if (
+            isinstance(k, (bool, np.bool_))
+            or not isinstance(k, numbers.Integral)
+            or int(k) not in fitted
+        ):
             raise ValueError(f"k must be None or one of the fitted k_values {fitted}, got {k!r}")
         return int(k)
 
@@ -946,7 +1095,7 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         res = self.cv_results_
         rows = np.arange(len(res["k"])) if k is None else np.flatnonzero(res["k"] == k)
         # First minimum: rows are ordered by k, then grid order (the tie rule).
-        return int(rows[np.argmin(res["mean_L_MS"][rows])])
+        return int(rows[first_minimum(res["mean_L_MS"][rows])])
 
     def bound_at(self, k: int | None = None) -> float:
         """``L_EE`` of the row selected among those with ``k`` (``None``: ``bound_``).

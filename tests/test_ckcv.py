@@ -46,8 +46,9 @@ def data():
 @pytest.fixture(scope="module")
 def fitted(data):
     X, y = data
-    return CompleteKCV(param_grid=GRID, k_values=[3, 5, 10], n_splits=4,
-                       random_state=7, n_jobs=1).fit(X, y)
+    return CompleteKCV(
+        param_grid=GRID, k_values=[3, 5, 10], n_splits=4, random_state=7, n_jobs=1
+    ).fit(X, y)
 
 
 # ----------------------------------------------------------------- splitter
@@ -98,9 +99,16 @@ def algorithm1(X, y, grid_points, k_values, n_splits, delta, random_state):
                 f_ms = SVC(kernel="rbf", **params).fit(X[trms], y[trms])
                 ee_err.append(int(np.sum(f_ms.predict(X[ee]) != y[ee])))
             m = len(X) // k
-            rows.append(dict(k=k, params=params, ms=ms_err, ee=ee_err,
-                             L_MS=float(np.mean(clopper_pearson_upper(ms_err, m, delta))),
-                             L_EE=float(np.mean(clopper_pearson_upper(ee_err, m, delta)))))
+            rows.append(
+                dict(
+                    k=k,
+                    params=params,
+                    ms=ms_err,
+                    ee=ee_err,
+                    L_MS=float(np.mean(clopper_pearson_upper(ms_err, m, delta))),
+                    L_EE=float(np.mean(clopper_pearson_upper(ee_err, m, delta))),
+                )
+            )
     return rows
 
 
@@ -114,9 +122,11 @@ def test_matches_algorithm1_written_out(data, fitted, ee_rows):
     res = fitted.cv_results_
     assert len(ref) == len(res["k"])
     # The EE phase ran for the row selected at each k (every row with "all").
-    per_k_best = {k: min((j for j in range(len(ref)) if ref[j]["k"] == k),
-                         key=lambda j: ref[j]["L_MS"]) for k in (3, 5, 10)}
-    expected_ee = (set(range(len(ref))) if ee_rows == "all" else set(per_k_best.values()))
+    per_k_best = {
+        k: min((j for j in range(len(ref)) if ref[j]["k"] == k), key=lambda j: ref[j]["L_MS"])
+        for k in (3, 5, 10)
+    }
+    expected_ee = set(range(len(ref))) if ee_rows == "all" else set(per_k_best.values())
     assert set(np.flatnonzero(res["has_ee"])) == expected_ee
     for row, r in enumerate(ref):
         assert res["k"][row] == r["k"] and res["params"][row] == r["params"]
@@ -126,8 +136,13 @@ def test_matches_algorithm1_written_out(data, fitted, ee_rows):
             assert [res[f"split{i}_ee_errors"][row] for i in range(4)] == r["ee"]
             assert res["mean_L_EE"][row] == pytest.approx(r["L_EE"], abs=1e-15)
         else:  # no EE phase: NaN, never a number that was not computed
-            for key in ("mean_L_EE", "std_L_EE", "mean_ee_error", "split0_ee_errors",
-                        "split3_L_EE"):
+            for key in (
+                "mean_L_EE",
+                "std_L_EE",
+                "mean_ee_error",
+                "split0_ee_errors",
+                "split3_L_EE",
+            ):
                 assert np.isnan(res[key][row]), key
     for k, j in per_k_best.items():
         assert fitted.bound_at(k) == pytest.approx(ref[j]["L_EE"], abs=1e-15)
@@ -140,8 +155,9 @@ def test_matches_algorithm1_written_out(data, fitted, ee_rows):
 
 def test_generic_estimator_path_matches_written_out(data):
     X, y = data
-    model = CompleteKCV(LogisticRegression(), param_grid={"C": [0.1, 1.0]}, k_values=[4],
-                        n_splits=3, random_state=3).fit(X, y)
+    model = CompleteKCV(
+        LogisticRegression(), param_grid={"C": [0.1, 1.0]}, k_values=[4], n_splits=3, random_state=3
+    ).fit(X, y)
     for i, (tr, ms, _) in enumerate(ThreeWaySplit(4, 3, 3).split(X)):
         for row, c in enumerate([0.1, 1.0]):
             f = LogisticRegression(C=c).fit(X[tr], y[tr])
@@ -166,8 +182,13 @@ def test_results_do_not_depend_on_n_jobs(data, fitted):
 
 def test_common_random_numbers_and_grid_order(data, fitted):
     X, y = data
-    sub = CompleteKCV(param_grid={"C": [5.0], "gamma": [1.0, 0.2]}, k_values=[10, 5],
-                      n_splits=4, random_state=7, ee_rows="all").fit(X, y)
+    sub = CompleteKCV(
+        param_grid={"C": [5.0], "gamma": [1.0, 0.2]},
+        k_values=[10, 5],
+        n_splits=4,
+        random_state=7,
+        ee_rows="all",
+    ).fit(X, y)
     big = clone(fitted).set_params(ee_rows="all").fit(X, y).cv_results_
     for row in range(len(sub.cv_results_["k"])):
         k, params = sub.cv_results_["k"][row], sub.cv_results_["params"][row]
@@ -201,8 +222,12 @@ def test_ties_go_to_smaller_k():
     # values tie exactly, and the first grid point wins.
     X = np.r_[np.zeros((20, 1)) - 3, np.zeros((20, 1)) + 3] + np.linspace(0, 0.1, 40)[:, None]
     y = np.r_[-np.ones(20), np.ones(20)].astype(int)
-    model = CompleteKCV(param_grid={"C": [1.0, 10.0, 100.0], "gamma": [0.5]}, k_values=[4, 3],
-                        n_splits=3, random_state=0).fit(X, y)
+    model = CompleteKCV(
+        param_grid={"C": [1.0, 10.0, 100.0], "gamma": [0.5]},
+        k_values=[4, 3],
+        n_splits=3,
+        random_state=0,
+    ).fit(X, y)
     assert np.all(model.cv_results_["mean_ms_error"] == 0)
     assert model.k_ == 3 and model.best_params_["C"] == 1.0 and model.best_index_ == 0
 
@@ -252,17 +277,20 @@ def test_default_estimator_is_rbf_svc(data):
 
 
 # ---------------------------------------------------------------- bad input
-@pytest.mark.parametrize("kwargs,name", [
-    ({"n_splits": 0}, "n_splits"),
-    ({"n_splits": 2.5}, "n_splits"),
-    ({"delta": 0.0}, "delta"),
-    ({"delta": 1.0}, "delta"),
-    ({"delta": -0.2}, "delta"),
-    ({"k_values": [2, 5]}, "k_values"),
-    ({"k_values": [200]}, "k_values"),
-    ({"k_values": []}, "k_values"),
-    ({"random_state": -1}, "random_state"),
-])
+@pytest.mark.parametrize(
+    "kwargs,name",
+    [
+        ({"n_splits": 0}, "n_splits"),
+        ({"n_splits": 2.5}, "n_splits"),
+        ({"delta": 0.0}, "delta"),
+        ({"delta": 1.0}, "delta"),
+        ({"delta": -0.2}, "delta"),
+        ({"k_values": [2, 5]}, "k_values"),
+        ({"k_values": [200]}, "k_values"),
+        ({"k_values": []}, "k_values"),
+        ({"random_state": -1}, "random_state"),
+    ],
+)
 def test_bad_parameters_name_themselves(data, kwargs, name):
     X, y = data
     with pytest.raises(ValueError, match=name):
@@ -285,8 +313,9 @@ def test_one_class_training_part_is_refused():
     X = np.arange(12, dtype=float)[:, None]
     y = np.r_[np.ones(2), -np.ones(10)].astype(int)
     with pytest.raises(ValueError, match=r"k_values: with k = 3.*one class"):
-        CompleteKCV(param_grid={"C": [1.0], "gamma": [1.0]}, k_values=[3], n_splits=30,
-                    random_state=0).fit(X, y)
+        CompleteKCV(
+            param_grid={"C": [1.0], "gamma": [1.0]}, k_values=[3], n_splits=30, random_state=0
+        ).fit(X, y)
 
 
 def test_bad_X():
@@ -309,15 +338,25 @@ class CountingLR(LogisticRegression):
         return super().fit(X, y, sample_weight)
 
 
-@pytest.mark.parametrize("ee_rows,expected", [
-    ("selected", 3 * 2 * 4 + 2 * 4),   # every f_TR, then one f*_MS per (k, split)
-    ("all", 2 * 3 * 2 * 4),            # f_TR and f*_MS of every row, as printed
-])
+@pytest.mark.parametrize(
+    "ee_rows,expected",
+    [
+        ("selected", 3 * 2 * 4 + 2 * 4),  # every f_TR, then one f*_MS per (k, split)
+        ("all", 2 * 3 * 2 * 4),  # f_TR and f*_MS of every row, as printed
+    ],
+)
 def test_fits_only_the_problems_the_outputs_need(data, ee_rows, expected):
     X, y = data
     CountingLR.n_fits = 0
-    model = CompleteKCV(CountingLR(), param_grid={"C": [0.01, 0.1, 1.0]}, k_values=[3, 5],
-                        n_splits=4, random_state=1, n_jobs=1, ee_rows=ee_rows).fit(X, y)
+    model = CompleteKCV(
+        CountingLR(),
+        param_grid={"C": [0.01, 0.1, 1.0]},
+        k_values=[3, 5],
+        n_splits=4,
+        random_state=1,
+        n_jobs=1,
+        ee_rows=ee_rows,
+    ).fit(X, y)
     assert CountingLR.n_fits == expected
     # members(k) are the fits of the EE phase, not refits
     assert model.members(5) is model.members(5) and model.members() is model.estimators_
@@ -338,16 +377,17 @@ def test_members_at_each_k_are_the_ee_fits(data, fitted):
 def test_fast_path_member_is_svc_precomputed(data, fitted):
     """A member fit by libsvm directly predicts and scores as SVC(kernel="precomputed")."""
     from sklearn.metrics.pairwise import rbf_kernel
+
     X, y = data
     member = fitted.estimators_[0]
     fit = member.fit_index
     K_fit = rbf_kernel(X[fit], gamma=member.gamma)
-    svc = SVC(kernel="precomputed", **{key: v for key, v in fitted.best_params_.items()
-                                       if key != "gamma"}).fit(K_fit, y[fit])
+    svc = SVC(
+        kernel="precomputed", **{key: v for key, v in fitted.best_params_.items() if key != "gamma"}
+    ).fit(K_fit, y[fit])
     K_new = rbf_kernel(X, X[fit], gamma=member.gamma)
     np.testing.assert_array_equal(member.svc.predict(K_new), svc.predict(K_new))
-    np.testing.assert_array_equal(member.svc.decision_function(K_new),
-                                  svc.decision_function(K_new))
+    np.testing.assert_array_equal(member.svc.decision_function(K_new), svc.decision_function(K_new))
     np.testing.assert_array_equal(member.decision_function(X), svc.decision_function(K_new))
     np.testing.assert_array_equal(member.svc.dual_coef_, svc.dual_coef_)
     np.testing.assert_array_equal(member.svc.support_, svc.support_)
@@ -358,6 +398,7 @@ def test_fast_path_member_is_svc_precomputed(data, fitted):
 def force_fallback(monkeypatch):
     """Make the private sklearn.svm._libsvm unavailable (as if scikit-learn removed it)."""
     import cvbook.ckcv as ckcv
+
     ckcv._libsvm_agrees.cache_clear()
     monkeypatch.setattr(ckcv, "_libsvm", None)
     yield monkeypatch
@@ -368,9 +409,16 @@ def force_fallback(monkeypatch):
 @pytest.mark.parametrize("class_weight", [None, "balanced", {1: 4.0}])
 def test_fallback_gives_identical_numbers(data, force_fallback, class_weight):
     import cvbook.ckcv as ckcv
+
     X, y = data
-    kwargs = dict(estimator=SVC(class_weight=class_weight), param_grid=GRID, k_values=[3, 5],
-                  n_splits=3, random_state=4, n_jobs=1)
+    kwargs = dict(
+        estimator=SVC(class_weight=class_weight),
+        param_grid=GRID,
+        k_values=[3, 5],
+        n_splits=3,
+        random_state=4,
+        n_jobs=1,
+    )
     assert ckcv.solver_backend() == "svc"
     slow = CompleteKCV(**kwargs).fit(X, y)
     slow_all = CompleteKCV(ee_rows="all", **kwargs).fit(X, y)
@@ -402,8 +450,9 @@ def test_fallback_when_the_private_api_changed(monkeypatch):
     try:
         assert ckcv.solver_backend() == "svc"
         X, y = make_data(40)
-        model = CompleteKCV(param_grid={"C": [1.0], "gamma": [0.5]}, k_values=[4], n_splits=2,
-                            random_state=0).fit(X, y)
+        model = CompleteKCV(
+            param_grid={"C": [1.0], "gamma": [0.5]}, k_values=[4], n_splits=2, random_state=0
+        ).fit(X, y)
         assert 0 < model.bound_ < 1
         with pytest.raises(ValueError, match="backend"):
             ckcv.fit_precomputed(np.eye(4), np.array([0, 0, 1, 1]), backend="libsvm")
@@ -416,6 +465,7 @@ def test_fit_precomputed_public_solver():
     from sklearn.metrics.pairwise import rbf_kernel
 
     from cvbook.ckcv import fit_precomputed, solver_backend
+
     X, y = make_data(30)
     K = rbf_kernel(X, gamma=0.5)
     for backend in {"svc", solver_backend()}:
@@ -429,22 +479,30 @@ class GenericSVC(SVC):
     """An SVC subclass: CompleteKCV takes the generic path (refit on raw features)."""
 
 
-@pytest.mark.parametrize("labels,class_weight", [
-    ((1, 2), {1: 5.0}),            # the reported bug: the weight landed on label 2
-    ((1, 2), {2: 5.0}),
-    ((-1, 1), {-1: 3.0, 1: 0.5}),
-    ((-1, 1), "balanced"),
-    ((0, 1), {1: 10.0}),
-    (("a", "b"), {"a": 4.0}),
-    ((-1, 1), None),
-])
+@pytest.mark.parametrize(
+    "labels,class_weight",
+    [
+        ((1, 2), {1: 5.0}),  # the reported bug: the weight landed on label 2
+        ((1, 2), {2: 5.0}),
+        ((-1, 1), {-1: 3.0, 1: 0.5}),
+        ((-1, 1), "balanced"),
+        ((0, 1), {1: 10.0}),
+        (("a", "b"), {"a": 4.0}),
+        ((-1, 1), None),
+    ],
+)
 def test_class_weight_fast_path_equals_generic_path(labels, class_weight):
     rng = np.random.default_rng(3)
     X = rng.normal(size=(80, 2))
-    raw = X[:, 0] + 0.8 * rng.normal(size=80) > 0.6      # unbalanced: about 30 % positives
+    raw = X[:, 0] + 0.8 * rng.normal(size=80) > 0.6  # unbalanced: about 30 % positives
     y = np.where(raw, labels[1], labels[0])
-    kwargs = dict(param_grid={"C": [0.3, 3.0], "gamma": [0.5]}, k_values=[3, 4], n_splits=3,
-                  random_state=2, ee_rows="all")
+    kwargs = dict(
+        param_grid={"C": [0.3, 3.0], "gamma": [0.5]},
+        k_values=[3, 4],
+        n_splits=3,
+        random_state=2,
+        ee_rows="all",
+    )
     fast = CompleteKCV(SVC(class_weight=class_weight), **kwargs).fit(X, y)
     slow = CompleteKCV(GenericSVC(class_weight=class_weight), **kwargs).fit(X, y)
     assert fast._fast and not slow._fast
@@ -468,9 +526,22 @@ def test_class_weight_moves_the_errors():
 
 
 # ------------------------------------------------------------- hostile input
-@pytest.mark.parametrize("k_values", [
-    [3.7], "35", [np.inf], [np.nan], 5, [True, 4], [3.0], ["3"], [None], [4, 5.5], b"35",
-])
+@pytest.mark.parametrize(
+    "k_values",
+    [
+        [3.7],
+        "35",
+        [np.inf],
+        [np.nan],
+        5,
+        [True, 4],
+        [3.0],
+        ["3"],
+        [None],
+        [4, 5.5],
+        b"35",
+    ],
+)
 def test_k_values_must_be_integers(data, k_values):
     X, y = data
     with pytest.raises(ValueError, match="k_values"):
@@ -479,65 +550,79 @@ def test_k_values_must_be_integers(data, k_values):
 
 def test_k_values_numpy_integers_accepted(data):
     X, y = data
-    a = CompleteKCV(param_grid={"C": [1.0]}, k_values=np.array([4, 3]), n_splits=2,
-                    random_state=0).fit(X, y)
-    b = CompleteKCV(param_grid={"C": [1.0]}, k_values=(3, 4, 4), n_splits=2,
-                    random_state=0).fit(X, y)
+    a = CompleteKCV(
+        param_grid={"C": [1.0]}, k_values=np.array([4, 3]), n_splits=2, random_state=0
+    ).fit(X, y)
+    b = CompleteKCV(param_grid={"C": [1.0]}, k_values=(3, 4, 4), n_splits=2, random_state=0).fit(
+        X, y
+    )
     assert_same_results(a, b)
 
 
-@pytest.mark.parametrize("kwargs,name", [
-    ({"delta": "0.05"}, "delta"),
-    ({"delta": [0.05, 0.1]}, "delta"),
-    ({"delta": np.nan}, "delta"),
-    ({"delta": True}, "delta"),
-    ({"delta": 1 + 0j}, "delta"),
-    ({"n_splits": "3"}, "n_splits"),
-    ({"n_splits": 3.0}, "n_splits"),
-    ({"random_state": 1.5}, "random_state"),
-    ({"random_state": "0"}, "random_state"),
-    ({"random_state": True}, "random_state"),
-    ({"random_state": 2 ** 32}, "random_state"),
-    ({"ee_rows": "some"}, "ee_rows"),
-    ({"ee_rows": None}, "ee_rows"),
-    ({"n_jobs": "2"}, "n_jobs"),
-    ({"n_jobs": 1.5}, "n_jobs"),
-    ({"param_grid": {"C": [1.0], "gamma": ["wide"]}}, "gamma"),
-    ({"param_grid": {"C": [1.0], "gamma": [-1.0]}}, "gamma"),
-    ({"param_grid": {"C": [1.0], "gamma": [True]}}, "gamma"),
-    ({"param_grid": {"C": [-1.0]}}, "C"),
-])
+@pytest.mark.parametrize(
+    "kwargs,name",
+    [
+        ({"delta": "0.05"}, "delta"),
+        ({"delta": [0.05, 0.1]}, "delta"),
+        ({"delta": np.nan}, "delta"),
+        ({"delta": True}, "delta"),
+        ({"delta": 1 + 0j}, "delta"),
+        ({"n_splits": "3"}, "n_splits"),
+        ({"n_splits": 3.0}, "n_splits"),
+        ({"random_state": 1.5}, "random_state"),
+        ({"random_state": "0"}, "random_state"),
+        ({"random_state": True}, "random_state"),
+        ({"random_state": 2**32}, "random_state"),
+        ({"ee_rows": "some"}, "ee_rows"),
+        ({"ee_rows": None}, "ee_rows"),
+        ({"n_jobs": "2"}, "n_jobs"),
+        ({"n_jobs": 1.5}, "n_jobs"),
+        ({"param_grid": {"C": [1.0], "gamma": ["wide"]}}, "gamma"),
+        ({"param_grid": {"C": [1.0], "gamma": [-1.0]}}, "gamma"),
+        ({"param_grid": {"C": [1.0], "gamma": [True]}}, "gamma"),
+        ({"param_grid": {"C": [-1.0]}}, "C"),
+    ],
+)
 def test_more_bad_parameters_name_themselves(data, kwargs, name):
     X, y = data
     with pytest.raises((ValueError, TypeError), match=name):
-        CompleteKCV(**{"param_grid": {"C": [1.0]}, "k_values": [3], "n_splits": 2,
-                       **kwargs}).fit(X, y)
+        CompleteKCV(**{"param_grid": {"C": [1.0]}, "k_values": [3], "n_splits": 2, **kwargs}).fit(
+            X, y
+        )
 
 
 @pytest.mark.parametrize("seed_kind", ["generator", "randomstate", "seedsequence"])
 def test_every_kind_of_seed_is_accepted(data, seed_kind):
     X, y = data
-    seed = {"generator": np.random.default_rng(5), "randomstate": np.random.RandomState(5),
-            "seedsequence": np.random.SeedSequence(5)}[seed_kind]
-    model = CompleteKCV(param_grid={"C": [1.0]}, k_values=[3], n_splits=2,
-                        random_state=seed).fit(X, y)
+    seed = {
+        "generator": np.random.default_rng(5),
+        "randomstate": np.random.RandomState(5),
+        "seedsequence": np.random.SeedSequence(5),
+    }[seed_kind]
+    model = CompleteKCV(param_grid={"C": [1.0]}, k_values=[3], n_splits=2, random_state=seed).fit(
+        X, y
+    )
     assert 0 < model.bound_ < 1
     if seed_kind == "seedsequence":  # an int entropy is the seed itself
-        same = CompleteKCV(param_grid={"C": [1.0]}, k_values=[3], n_splits=2,
-                           random_state=5).fit(X, y)
+        same = CompleteKCV(param_grid={"C": [1.0]}, k_values=[3], n_splits=2, random_state=5).fit(
+            X, y
+        )
         assert_same_results(model, same)
 
 
-@pytest.mark.parametrize("make_X,match,exc", [
-    (lambda X: X.astype(complex), "Complex data not supported", ValueError),
-    (lambda X: X + 1e-3j, "Complex data not supported", ValueError),
-    (lambda X: X[:, 0], "Reshape your data", ValueError),
-    (lambda X: X[:, :0], "0 feature", ValueError),
-    (lambda X: X[:, :, None], "2-dimensional", ValueError),
-    (lambda X: X.astype(str).astype(object) + "x", "X", (ValueError, TypeError)),
-    (lambda X: np.where(X > 2, np.inf, X), "finite", ValueError),
-    (lambda X: None, "X is required", ValueError),
-])
+@pytest.mark.parametrize(
+    "make_X,match,exc",
+    [
+        (lambda X: X.astype(complex), "Complex data not supported", ValueError),
+        (lambda X: X + 1e-3j, "Complex data not supported", ValueError),
+        (lambda X: X[:, 0], "Reshape your data", ValueError),
+        (lambda X: X[:, :0], "0 feature", ValueError),
+        (lambda X: X[:, :, None], "2-dimensional", ValueError),
+        (lambda X: X.astype(str).astype(object) + "x", "X", (ValueError, TypeError)),
+        (lambda X: np.where(X > 2, np.inf, X), "finite", ValueError),
+        (lambda X: None, "X is required", ValueError),
+    ],
+)
 def test_bad_X_is_refused_by_name(data, make_X, match, exc):
     X, y = data
     with pytest.raises(exc, match=match):
@@ -549,21 +634,23 @@ def test_sparse_X_is_refused_clearly(data):
     X, y = data
     with pytest.raises(TypeError, match="sparse"):
         CompleteKCV(param_grid={"C": [1.0]}, k_values=[3], n_splits=2).fit(sp.csr_matrix(X), y)
-    model = CompleteKCV(param_grid={"C": [1.0]}, k_values=[3], n_splits=2,
-                        random_state=0).fit(X, y)
+    model = CompleteKCV(param_grid={"C": [1.0]}, k_values=[3], n_splits=2, random_state=0).fit(X, y)
     with pytest.raises(TypeError, match="sparse"):
         model.predict(sp.csr_matrix(X))
 
 
-@pytest.mark.parametrize("make_y,match", [
-    (lambda y: None, "requires y to be passed"),
-    (lambda y: np.c_[y, y], "y"),
-    (lambda y: y.astype(complex), "y"),
-    (lambda y: y + np.linspace(0, 0.5, len(y)), "continuous"),
-    (lambda y: np.arange(len(y)) % 3, "Only binary classification is supported"),
-    (lambda y: np.ones(len(y)), "two classes"),
-    (lambda y: y[:-1], "same length"),
-])
+@pytest.mark.parametrize(
+    "make_y,match",
+    [
+        (lambda y: None, "requires y to be passed"),
+        (lambda y: np.c_[y, y], "y"),
+        (lambda y: y.astype(complex), "y"),
+        (lambda y: y + np.linspace(0, 0.5, len(y)), "continuous"),
+        (lambda y: np.arange(len(y)) % 3, "Only binary classification is supported"),
+        (lambda y: np.ones(len(y)), "two classes"),
+        (lambda y: y[:-1], "same length"),
+    ],
+)
 def test_bad_y_is_refused_by_name(data, make_y, match):
     X, y = data
     with pytest.raises(ValueError, match=match):
@@ -572,6 +659,7 @@ def test_bad_y_is_refused_by_name(data, make_y, match):
 
 def test_column_vector_y_is_flattened_with_a_warning(data):
     from sklearn.exceptions import DataConversionWarning
+
     X, y = data
     kw = dict(param_grid={"C": [1.0]}, k_values=[3], n_splits=2, random_state=0)
     with pytest.warns(DataConversionWarning, match="column-vector y"):
@@ -582,8 +670,12 @@ def test_column_vector_y_is_flattened_with_a_warning(data):
 def test_wrong_number_of_features_after_fit(fitted, data):
     X, y = data
     X3 = np.c_[X, X[:, 0]]
-    for call in (lambda: fitted.predict(X3), lambda: fitted.member_error(X3, y),
-                 lambda: fitted.member_error(X3, y, k=5), lambda: fitted.score(X3, y)):
+    for call in (
+        lambda: fitted.predict(X3),
+        lambda: fitted.member_error(X3, y),
+        lambda: fitted.member_error(X3, y, k=5),
+        lambda: fitted.score(X3, y),
+    ):
         with pytest.raises(ValueError, match="features"):
             call()
     with pytest.raises(ValueError, match="Complex data"):
@@ -608,15 +700,22 @@ def test_feature_names_from_a_dataframe(data):
         model.predict(df.rename(columns={"weight": "age"}))
 
 
-@pytest.mark.parametrize("method", ["predict", "member_error", "members", "bound_at",
-                                    "selected_index", "score"])
+@pytest.mark.parametrize(
+    "method", ["predict", "member_error", "members", "bound_at", "selected_index", "score"]
+)
 def test_not_fitted_error_from_every_fitted_only_method(data, method):
     from sklearn.exceptions import NotFittedError
+
     X, y = data
     model = CompleteKCV()
-    call = {"predict": lambda: model.predict(X), "member_error": lambda: model.member_error(X, y),
-            "members": lambda: model.members(), "bound_at": lambda: model.bound_at(5),
-            "selected_index": lambda: model.selected_index(), "score": lambda: model.score(X, y)}
+    call = {
+        "predict": lambda: model.predict(X),
+        "member_error": lambda: model.member_error(X, y),
+        "members": lambda: model.members(),
+        "bound_at": lambda: model.bound_at(5),
+        "selected_index": lambda: model.selected_index(),
+        "score": lambda: model.score(X, y),
+    }
     with pytest.raises(NotFittedError):
         call[method]()
 
@@ -624,21 +723,33 @@ def test_not_fitted_error_from_every_fitted_only_method(data, method):
 @pytest.mark.parametrize("k", [5.0, "5", True, 7, np.inf, [5]])
 def test_k_of_the_fitted_methods_is_checked(fitted, data, k):
     X, y = data
-    for call in (lambda: fitted.selected_index(k), lambda: fitted.bound_at(k),
-                 lambda: fitted.members(k), lambda: fitted.member_error(X, y, k=k)):
+    for call in (
+        lambda: fitted.selected_index(k),
+        lambda: fitted.bound_at(k),
+        lambda: fitted.members(k),
+        lambda: fitted.member_error(X, y, k=k),
+    ):
         with pytest.raises(ValueError, match="k must be None or one of the fitted k_values"):
             call()
 
 
-@given(st.integers(0, 2 ** 32 - 1), st.sampled_from([(3,), (3, 5), (4, 6, 8)]),
-       st.sampled_from(["selected", "all"]))
+@given(
+    st.integers(0, 2**32 - 1),
+    st.sampled_from([(3,), (3, 5), (4, 6, 8)]),
+    st.sampled_from(["selected", "all"]),
+)
 @settings(max_examples=15, deadline=None)
 def test_property_selection_and_bounds_consistent(seed, k_values, ee_rows):
     """For any seed and k set: the selection is the first minimum of mean L_MS, every row
     with an EE phase has finite bounds in (0, 1], and bound_ is the selected row's L_EE."""
     X, y = make_data(60, seed=seed % 7)
-    model = CompleteKCV(param_grid={"C": [0.5, 5.0], "gamma": [0.3]}, k_values=list(k_values),
-                        n_splits=2, random_state=seed, ee_rows=ee_rows).fit(X, y)
+    model = CompleteKCV(
+        param_grid={"C": [0.5, 5.0], "gamma": [0.3]},
+        k_values=list(k_values),
+        n_splits=2,
+        random_state=seed,
+        ee_rows=ee_rows,
+    ).fit(X, y)
     res = model.cv_results_
     assert model.best_index_ == int(np.argmin(res["mean_L_MS"]))
     has = res["has_ee"]
@@ -671,7 +782,35 @@ def test_sklearn_estimator_checks(estimator, check):
 
 def test_tags_binary_only_and_randomised():
     from sklearn.utils import get_tags
+
     tags = get_tags(CompleteKCV())
     assert tags.classifier_tags.multi_class is False
     assert tags.non_deterministic is True
     assert tags.input_tags.sparse is False
+
+
+# --------------------------------------------------------------------------- tie rule
+
+
+def test_first_minimum_ignores_rounding_noise():
+    """Rows whose mean bounds are equal up to rounding tie; the first in row order wins,
+    whatever the last bits say (thyroid realisation 5 at k = 10 has such a tie)."""
+    from cvbook.ckcv import first_minimum
+
+    base = np.array([0.30, 0.21345578830988315, 0.25, 0.21345578830988315])
+    assert first_minimum(base) == 1
+    noisy = base.copy()
+    noisy[3] = np.nextafter(noisy[3], 0)  # one ulp lower: still a tie
+    assert first_minimum(noisy) == 1
+    assert int(np.argmin(noisy)) == 3  # what a plain argmin would pick
+    clear = base.copy()
+    clear[3] -= 1e-6  # a real difference
+    assert first_minimum(clear) == 3
+
+
+@pytest.mark.parametrize("bad", [[], [np.nan, 1.0], [[0.1, 0.2]]])
+def test_first_minimum_refuses_bad_values(bad):
+    from cvbook.ckcv import first_minimum
+
+    with pytest.raises(ValueError, match="values"):
+        first_minimum(np.array(bad, dtype=float))

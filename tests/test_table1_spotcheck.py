@@ -20,9 +20,26 @@ from cvbook.sweep import TABLE1_COLUMNS, Table1Grid, _csv, load_runs, run_one, s
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "table1"
 SPOT = RESULTS / "runs" / "thyroid_r01.json"
 
-NUMBERS = ["k_star", "C", "gamma", "L_MS", "L_EE", "test_err_F",
-           "k_k5", "C_k5", "gamma_k5", "L_MS_k5", "L_EE_k5", "test_err_k5",
-           "k_k10", "C_k10", "gamma_k10", "L_MS_k10", "L_EE_k10", "test_err_k10"]
+NUMBERS = [
+    "k_star",
+    "C",
+    "gamma",
+    "L_MS",
+    "L_EE",
+    "test_err_F",
+    "k_k5",
+    "C_k5",
+    "gamma_k5",
+    "L_MS_k5",
+    "L_EE_k5",
+    "test_err_k5",
+    "k_k10",
+    "C_k10",
+    "gamma_k10",
+    "L_MS_k10",
+    "L_EE_k10",
+    "test_err_k10",
+]
 
 
 #: The Clopper-Pearson bound moved from ``beta.ppf(1 - delta)`` to ``beta.isf(delta)``
