@@ -117,6 +117,7 @@ def available_parallelism() -> float:
     the second core is really there, so the ratio of CompleteKCV can be read against it.
     """
     from joblib import Parallel, delayed
+
     times = []
     for n_jobs in (1, 2):
         t = time.perf_counter()
@@ -140,15 +141,31 @@ def bench(name: str, realisation: int, repeats: int, two_cores: bool) -> dict:
     args = (X, y, grid.C_values, gammas, grid.k_values, grid.n_splits)
 
     def ckcv(n_jobs):
-        return CompleteKCV(param_grid={"C": list(grid.C_values), "gamma": gammas},
-                           k_values=list(grid.k_values), n_splits=grid.n_splits,
-                           delta=grid.delta, random_state=seed, n_jobs=n_jobs).fit(X, y)
+        return CompleteKCV(
+            param_grid={"C": list(grid.C_values), "gamma": gammas},
+            k_values=list(grid.k_values),
+            n_splits=grid.n_splits,
+            delta=grid.delta,
+            random_state=seed,
+            n_jobs=n_jobs,
+        ).fit(X, y)
 
     if two_cores:  # start joblib's two workers before timing: a long run pays that once
-        CompleteKCV(param_grid={"C": [1.0], "gamma": [1.0]}, k_values=[3], n_splits=4,
-                    random_state=0, n_jobs=2).fit(X[:60], y[:60])
-    runs: dict[str, list[float]] = {"loop": [], "ckcv1": [], "ckcv1_wall": [], "ckcv2": [],
-                                    "floor": [], "old_floor": []}
+        CompleteKCV(
+            param_grid={"C": [1.0], "gamma": [1.0]},
+            k_values=[3],
+            n_splits=4,
+            random_state=0,
+            n_jobs=2,
+        ).fit(X[:60], y[:60])
+    runs: dict[str, list[float]] = {
+        "loop": [],
+        "ckcv1": [],
+        "ckcv1_wall": [],
+        "ckcv2": [],
+        "floor": [],
+        "old_floor": [],
+    }
     for _ in range(repeats):
         base, _, c = timed(lambda: plain_loop(*args, grid.delta, seed))
         runs["loop"].append(c)
@@ -165,13 +182,20 @@ def bench(name: str, realisation: int, repeats: int, two_cores: bool) -> dict:
         floor, old_floor = solver_floors(*args, seed, selected)
         runs["floor"].append(floor)
         runs["old_floor"].append(old_floor)
-        for m in ([m1, m2] if two_cores else [m1]):
+        for m in [m1, m2] if two_cores else [m1]:
             sel = (m.best_params_["C"], m.best_params_["gamma"], m.k_)
             assert sel == base[1], f"{name}: different selected model: {sel} vs {base[1]}"
             assert abs(m.bound_ - base[2]) < 1e-12 and abs(m.best_score_ - base[0]) < 1e-12
     best = {key: min(v) for key, v in runs.items() if v}
-    out = {"name": name, "n": len(y), "d": X.shape[1], "selected": base[1], "bound": m1.bound_,
-           **best, "spread": max(max(v) / min(v) for v in runs.values() if v)}
+    out = {
+        "name": name,
+        "n": len(y),
+        "d": X.shape[1],
+        "selected": base[1],
+        "bound": m1.bound_,
+        **best,
+        "spread": max(max(v) / min(v) for v in runs.values() if v),
+    }
     # One core: CPU time of the process (the serial runs use one core; CPU time is the
     # steadier figure on a shared machine). Two cores: wall time against wall time.
     out["one_core"] = best["loop"] / best["ckcv1"]
@@ -185,43 +209,67 @@ def bench(name: str, realisation: int, repeats: int, two_cores: bool) -> dict:
 
 def print_table(rows: list[dict]) -> None:
     """The one-core table, its summary and the targets."""
-    print(f"{'data set':14s} {'n':>5s} {'d':>3s} {'loop':>8s} {'ckcv':>8s} {'floor':>8s}"
-          f" {'old floor':>9s} {'speed-up':>9s} {'ckcv/floor':>10s} {'ceiling':>8s}"
-          f" {'spread':>7s}")
+    print(
+        f"{'data set':14s} {'n':>5s} {'d':>3s} {'loop':>8s} {'ckcv':>8s} {'floor':>8s}"
+        f" {'old floor':>9s} {'speed-up':>9s} {'ckcv/floor':>10s} {'ceiling':>8s}"
+        f" {'spread':>7s}"
+    )
     for r in rows:
-        print(f"{r['name']:14s} {r['n']:5d} {r['d']:3d} {r['loop']:8.2f} {r['ckcv1']:8.2f} "
-              f"{r['floor']:8.2f} {r['old_floor']:9.2f} {r['one_core']:8.2f}x "
-              f"{r['over_floor']:9.2f}x {r['ceiling']:7.2f}x {r['spread']:7.2f}", flush=True)
+        print(
+            f"{r['name']:14s} {r['n']:5d} {r['d']:3d} {r['loop']:8.2f} {r['ckcv1']:8.2f} "
+            f"{r['floor']:8.2f} {r['old_floor']:9.2f} {r['one_core']:8.2f}x "
+            f"{r['over_floor']:9.2f}x {r['ceiling']:7.2f}x {r['spread']:7.2f}",
+            flush=True,
+        )
 
 
 def print_summary(rows: list[dict]) -> None:
     sp = [r["one_core"] for r in rows]
     over = [r["over_floor"] for r in rows]
-    print(f"one-core speed-up over {len(rows)} data sets: median {statistics.median(sp):.2f}x, "
-          f"min {min(sp):.2f}x, max {max(sp):.2f}x   (targets: >= 3 on every one, median >= 4.5)")
-    print(f"CompleteKCV / solver floor: max {max(over):.2f}x, median "
-          f"{statistics.median(over):.2f}x   (target <= 1.15)")
+    print(
+        f"one-core speed-up over {len(rows)} data sets: median {statistics.median(sp):.2f}x, "
+        f"min {min(sp):.2f}x, max {max(sp):.2f}x   (targets: >= 3 on every one, median >= 4.5)"
+    )
+    print(
+        f"CompleteKCV / solver floor: max {max(over):.2f}x, median "
+        f"{statistics.median(over):.2f}x   (target <= 1.15)"
+    )
     total_loop, total_ckcv = sum(r["loop"] for r in rows), sum(r["ckcv1"] for r in rows)
-    print(f"total CPU: loop {total_loop:.1f} s, CompleteKCV {total_ckcv:.1f} s: "
-          f"{total_loop / total_ckcv:.2f}x")
+    print(
+        f"total CPU: loop {total_loop:.1f} s, CompleteKCV {total_ckcv:.1f} s: "
+        f"{total_loop / total_ckcv:.2f}x"
+    )
     below = [r["name"] for r in rows if r["one_core"] < 3]
     print(f"below 3x: {', '.join(below) or 'none'}")
 
 
 def make_record(rows: list[dict], realisation: int, repeats: int, commit, dirty) -> dict:
     grid = TABLE1_GRID
-    return {"script": "benchmarks/bench_ckcv.py", "realisation": realisation,
-            "repeats": repeats, "seconds": "CPU seconds, fastest of the repeats",
-            "solver": solver_backend(),
-            "floor": "libsvm fit alone on every f_TR problem and the f*_MS problems "
-                     "of the row selected at each k",
-            "old_floor": "libsvm fit alone on every problem the plain loop solves",
-            "grid": {"C": list(grid.C_values), "gamma_factors": list(grid.gamma_factors),
-                     "k": list(grid.k_values), "n_splits": grid.n_splits, "delta": grid.delta},
-            "rows": [{key: (list(v) if isinstance(v, tuple) else v) for key, v in r.items()}
-                     for r in rows],
-            "commit": commit, "dirty": dirty, "packages": package_versions(),
-            "cpu_count": os.cpu_count(), "date": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+    return {
+        "script": "benchmarks/bench_ckcv.py",
+        "realisation": realisation,
+        "repeats": repeats,
+        "seconds": "CPU seconds, fastest of the repeats",
+        "solver": solver_backend(),
+        "floor": "libsvm fit alone on every f_TR problem and the f*_MS problems "
+        "of the row selected at each k",
+        "old_floor": "libsvm fit alone on every problem the plain loop solves",
+        "grid": {
+            "C": list(grid.C_values),
+            "gamma_factors": list(grid.gamma_factors),
+            "k": list(grid.k_values),
+            "n_splits": grid.n_splits,
+            "delta": grid.delta,
+        },
+        "rows": [
+            {key: (list(v) if isinstance(v, tuple) else v) for key, v in r.items()} for r in rows
+        ],
+        "commit": commit,
+        "dirty": dirty,
+        "packages": package_versions(),
+        "cpu_count": os.cpu_count(),
+        "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+    }
 
 
 def merge_records(paths: list[str]) -> dict:
@@ -235,17 +283,23 @@ def merge_records(paths: list[str]) -> dict:
     for r in records[1:]:
         for key in same:
             if r[key] != records[0][key]:
-                raise SystemExit(f"--merge: the records differ in {key}: {r[key]!r} and "
-                                 f"{records[0][key]!r}")
+                raise SystemExit(
+                    f"--merge: the records differ in {key}: {r[key]!r} and {records[0][key]!r}"
+                )
     rows = [row for r in records for row in r["rows"]]
     names = [row["name"] for row in rows]
     if len(set(names)) != len(names):
         raise SystemExit(f"--merge: a data set is in more than one record: {names}")
     rows.sort(key=lambda row: RAETSCH_NAMES.index(row["name"]))
-    merged = dict(records[0], rows=rows, dirty=any(r["dirty"] for r in records),
-                  date=max(r["date"] for r in records))
-    merged["parts"] = [{"datasets": [row["name"] for row in r["rows"]], "date": r["date"]}
-                       for r in records]
+    merged = dict(
+        records[0],
+        rows=rows,
+        dirty=any(r["dirty"] for r in records),
+        date=max(r["date"] for r in records),
+    )
+    merged["parts"] = [
+        {"datasets": [row["name"] for row in r["rows"]], "date": r["date"]} for r in records
+    ]
     return merged
 
 
@@ -253,18 +307,36 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--dataset", default="banana", choices=RAETSCH_NAMES)
     p.add_argument("--realisation", type=int, default=1)
-    p.add_argument("--repeats", type=int, default=3,
-                   help="alternating runs of each variant; the fastest counts (default 3)")
-    p.add_argument("--all", action="store_true",
-                   help="every data set, one core only, one line each")
-    p.add_argument("--datasets", nargs="+", choices=RAETSCH_NAMES, default=None,
-                   help="as --all, for these data sets only")
-    p.add_argument("--merge", nargs="+", default=None, metavar="RECORD",
-                   help="merge records of disjoint --datasets runs (made side by side, each "
-                        "one core) into the record given by --json")
-    p.add_argument("--json", default=None,
-                   help="with --all, --datasets or --merge, also write the table and its "
-                        "provenance to this file (results/benchmarks/bench_ckcv.json)")
+    p.add_argument(
+        "--repeats",
+        type=int,
+        default=3,
+        help="alternating runs of each variant; the fastest counts (default 3)",
+    )
+    p.add_argument(
+        "--all", action="store_true", help="every data set, one core only, one line each"
+    )
+    p.add_argument(
+        "--datasets",
+        nargs="+",
+        choices=RAETSCH_NAMES,
+        default=None,
+        help="as --all, for these data sets only",
+    )
+    p.add_argument(
+        "--merge",
+        nargs="+",
+        default=None,
+        metavar="RECORD",
+        help="merge records of disjoint --datasets runs (made side by side, each "
+        "one core) into the record given by --json",
+    )
+    p.add_argument(
+        "--json",
+        default=None,
+        help="with --all, --datasets or --merge, also write the table and its "
+        "provenance to this file (results/benchmarks/bench_ckcv.json)",
+    )
     a = p.parse_args()
     commit, dirty = git_commit(), git_dirty()
     grid = TABLE1_GRID
@@ -276,12 +348,14 @@ def main():
             atomic_write_text(a.json, json.dumps(record, indent=2) + "\n")
             print(f"written {a.json}")
         return
-    print(f"grid {len(grid.C_values)} C x {len(grid.gamma_factors)} gamma x k "
-          f"{list(grid.k_values)}, l_MC={grid.n_splits}; fastest of {a.repeats} alternating "
-          f"runs, CPU seconds; solver: {solver_backend()}")
+    print(
+        f"grid {len(grid.C_values)} C x {len(grid.gamma_factors)} gamma x k "
+        f"{list(grid.k_values)}, l_MC={grid.n_splits}; fastest of {a.repeats} alternating "
+        f"runs, CPU seconds; solver: {solver_backend()}"
+    )
     if a.all or a.datasets:
         rows = []
-        for name in (RAETSCH_NAMES if a.all else a.datasets):
+        for name in RAETSCH_NAMES if a.all else a.datasets:
             rows.append(bench(name, a.realisation, a.repeats, two_cores=False))
             print_table(rows[-1:])
         print_summary(rows)
@@ -291,8 +365,10 @@ def main():
             print(f"written {a.json}")
         return
     r = bench(a.dataset, a.realisation, a.repeats, two_cores=True)
-    print(f"{a.dataset} r{a.realisation}: n={r['n']}, d={r['d']}; selected (C, gamma, k) = "
-          f"{r['selected']} by all runs; L_EE* = {r['bound']:.4f}")
+    print(
+        f"{a.dataset} r{a.realisation}: n={r['n']}, d={r['d']}; selected (C, gamma, k) = "
+        f"{r['selected']} by all runs; L_EE* = {r['bound']:.4f}"
+    )
     print(f"{'run':44s} {'seconds':>8s}")
     print(f"{'plain loop, SVC(rbf), 1 core (cpu)':44s} {r['loop']:8.2f}")
     print(f"{'CompleteKCV n_jobs=1 (cpu)':44s} {r['ckcv1']:8.2f}")
@@ -304,8 +380,10 @@ def main():
     print(f"speed-up on one core (loop / n_jobs=1): {r['one_core']:.2f}x   (target >= 3)")
     print(f"CompleteKCV / solver floor: {r['over_floor']:.2f}x   (target <= 1.15)")
     print(f"speed-up from two cores (n_jobs=1 / n_jobs=2): {r['two_cores']:.2f}x   (target >= 1.7)")
-    print(f"  control: a pure-Python CPU job gets {available_parallelism():.2f}x from two workers "
-          "on this machine right now")
+    print(
+        f"  control: a pure-Python CPU job gets {available_parallelism():.2f}x from two workers "
+        "on this machine right now"
+    )
     print(f"total (loop / n_jobs=2): {r['loop'] / r['ckcv2']:.2f}x")
 
 

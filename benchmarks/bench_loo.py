@@ -57,7 +57,7 @@ from threadpoolctl import threadpool_info, threadpool_limits
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from cvbook.loo import _check_kernel_problem, kernel_ridge_loo_predictions  # noqa: E402
+from cvbook.loo import check_kernel_problem, kernel_ridge_loo_predictions  # noqa: E402
 
 ALPHA = 1e-2
 #: CPU time of this process. With BLAS on one thread it is the work done, which the
@@ -119,7 +119,7 @@ def timings(K, y, repeats):
             "fit": lambda: KernelRidge(alpha=ALPHA, kernel="precomputed").fit(K, y),
             "loo1": lambda: kernel_ridge_loo_predictions(K, y, ALPHA),
             "grid": lambda: kernel_ridge_loo_predictions(K, y, GRID),
-            "checks": lambda: _check_kernel_problem(K, y, ALPHA),
+            "checks": lambda: check_kernel_problem(K, y, ALPHA),
             "solve": lambda: scipy.linalg.solve(B, y, assume_a="pos"),
             "potrf": lambda: lapack.dpotrf(B, lower=1, clean=1),
             "trtri": lambda: lapack.dtrtri(L, lower=1),

@@ -129,7 +129,7 @@ def _check_X(X: Any, name: str = "X") -> np.ndarray:
     Complex input ("Complex data not supported"), 1-d input ("Reshape your
     data") and non-numeric objects (the TypeError of ``float()``) are refused
     here first; the rest (sparse, strings, NaN/inf, zero columns) by
-    :func:`cvbook._checks.check_features`.
+    ``cvbook._checks.check_features``.
     """
     if X is None:
         raise ValueError(f"{name} is required, got None")

@@ -99,11 +99,6 @@ def _check_test_size(test_size: Any) -> float:
     return float(check_open_unit(test_size, "test_size"))
 
 
-def _check_xy(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Deprecated alias of :func:`cvbook._checks.check_xy`, kept until kfold imports that."""
-    return check_xy(X, y)
-
-
 def holdout_split(
     X: Any, y: Any, test_size: float = 0.3, stratify: bool = False, random_state: Any = None
 ) -> tuple[np.ndarray, ...]:
@@ -277,11 +272,6 @@ class Selection:
     def best_risk(self) -> float:
         """Estimated risk of the selected candidate: an optimistic number."""
         return float(self.mean_risks[self.best_index])
-
-
-def _check_candidates(candidates: Sequence[Any]) -> list:
-    """Deprecated alias of :func:`cvbook._checks.check_candidates` (until kfold imports it)."""
-    return check_candidates(candidates)
 
 
 def holdout_select(

@@ -33,31 +33,17 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.model_selection import KFold, StratifiedKFold
 
-from ._checks import check_bool, check_cv, check_float, check_int, check_random_state
+from ._checks import (
+    check_bool,
+    check_candidates,
+    check_cv,
+    check_float,
+    check_int,
+    check_random_state,
+    check_xy,
+)
 from .datasets.synthetic import monte_carlo_risk
 from .holdout import Loss, Selection, clone_estimator
-
-try:
-    from ._checks import check_candidates, check_xy
-except ImportError:  # pragma: no cover - older _checks without the shared X/y checks
-    from ._checks import check_1d_labels, check_features, check_same_length
-
-    def check_xy(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
-        X, y = check_features(X, "X"), check_1d_labels(y, "y")
-        check_same_length(("X", X), ("y", y))
-        return X, y
-
-    def check_candidates(candidates: Any, name: str = "candidates") -> list:
-        if isinstance(candidates, str) or hasattr(candidates, "get_params"):
-            raise TypeError(f"{name} must be a list of estimators, got {candidates!r}")
-        candidates = list(candidates)
-        if not candidates:
-            raise ValueError(f"{name} must hold at least one estimator, got none")
-        for i, est in enumerate(candidates):
-            clone_estimator(est, name=f"{name}[{i}]")
-        return candidates
-
-
 from .risk import empirical_risk
 from .simulation import repeat
 
@@ -145,7 +131,7 @@ def make_kfold(
         Shuffle the points before cutting them into folds.
     random_state : None, int, Generator, RandomState or SeedSequence
         Seed of the shuffle (ignored when ``shuffle=False``), by the book's one seed rule
-        (:func:`cvbook._checks.check_random_state`): an int gives scikit-learn's folds for
+        (``cvbook._checks.check_random_state``): an int gives scikit-learn's folds for
         that int; a Generator or SeedSequence seeds a RandomState from one draw.
 
     Returns

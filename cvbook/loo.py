@@ -52,6 +52,7 @@ from ._checks import (
 from .risk import LOSSES, Loss, empirical_risk
 
 __all__ = [
+    "check_kernel_problem",
     "kernel_ridge_loo_predictions",
     "loo_predictions",
     "loo_risk",
@@ -70,8 +71,20 @@ __all__ = [
 # --------------------------------------------------------------------------- #
 
 
-def _check_kernel_problem(K, y, alpha):
-    """Validate ``K``, ``y``, ``alpha``; return arrays and whether alpha was scalar."""
+def check_kernel_problem(
+    K: ArrayLike, y: ArrayLike, alpha: ArrayLike | float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    """Validate a kernel ridge problem: a square finite ``K``, ``y`` of matching length,
+    positive finite ``alpha`` (one value or several); return the arrays and whether
+    ``alpha`` was a scalar. :func:`kernel_ridge_loo_predictions` calls it first (the
+    leave-one-out benchmark times it on its own).
+
+    Examples
+    --------
+    >>> K, y, alphas, scalar = check_kernel_problem(np.eye(3), [1.0, 2.0, 3.0], 0.5)
+    >>> alphas, scalar
+    (array(0.5), True)
+    """
     K = check_finite(K, "K")
     if K.ndim != 2 or K.shape[0] != K.shape[1]:
         raise ValueError(f"K must be a square (m, m) kernel matrix, got shape {K.shape}")
@@ -224,7 +237,7 @@ def kernel_ridge_loo_predictions(
         ``> 0``; if ``K + alpha I`` is singular; or if a point has leverage
         ``H_ii = 1``.
     TypeError
-        (:class:`cvbook._checks.ArgumentTypeError`, also a ``ValueError``) if
+        (``cvbook._checks.ArgumentTypeError``, also a ``ValueError``) if
         ``K``, ``y`` or ``alpha`` hold strings, booleans or complex numbers.
 
     Notes
@@ -269,7 +282,7 @@ def kernel_ridge_loo_predictions(
     >>> kernel_ridge_loo_predictions(K, y, alpha=[0.1, 1.0, 10.0]).shape
     (3, 6)
     """
-    K, y, alphas, scalar = _check_kernel_problem(K, y, alpha)
+    K, y, alphas, scalar = check_kernel_problem(K, y, alpha)
     if not isinstance(method, str) or method not in ("auto", "cholesky", "eigh"):
         raise ValueError(f"method must be 'auto', 'cholesky' or 'eigh', got {method!r}")
     fit_intercept = check_bool(fit_intercept, "fit_intercept")

@@ -35,7 +35,7 @@ def spawn_generators(random_state: Any, n: int) -> list[np.random.Generator]:
 
     Generator ``i`` depends only on ``random_state`` and ``i``, never on how
     the work is scheduled. ``random_state`` follows the package's seed rule
-    (:func:`cvbook._checks.check_random_state`): ``None``, an int in
+    (``cvbook._checks.check_random_state``): ``None``, an int in
     ``[0, 2**32)``, a ``SeedSequence`` (spawned from, as numpy does), or a
     ``Generator``/``RandomState`` (one draw from it seeds the root).
 

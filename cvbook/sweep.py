@@ -576,7 +576,7 @@ def bound_at_level(run: dict[str, Any], label: str, delta: float) -> float:
 
 def __getattr__(name: str) -> Any:
     """The driver's names, still importable from here (:mod:`cvbook.runs.table1`)."""
-    if name in ("run_sweep", "load_runs", "main", "_csv"):
+    if name in ("run_sweep", "load_runs", "main", "table_csv"):
         from .runs import table1
 
         return getattr(table1, name)

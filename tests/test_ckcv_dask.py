@@ -15,13 +15,24 @@ def test_dask_backend_matches_serial():
     rng = np.random.default_rng(11)
     X = rng.normal(size=(80, 3))
     y = np.where(X[:, 0] * X[:, 1] + 0.3 * rng.normal(size=80) > 0, 1, -1)
-    kwargs = dict(param_grid={"C": [1.0, 10.0], "gamma": [0.1, 1.0]}, k_values=[3, 5],
-                  n_splits=3, random_state=5)
+    kwargs = dict(
+        param_grid={"C": [1.0, 10.0], "gamma": [0.1, 1.0]},
+        k_values=[3, 5],
+        n_splits=3,
+        random_state=5,
+    )
     serial = CompleteKCV(n_jobs=1, **kwargs).fit(X, y)
 
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as cluster, \
-            distributed.Client(cluster) as client:
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
         with parallel_config(backend="dask"):
             remote = CompleteKCV(n_jobs=-1, **kwargs).fit(X, y)
         # The work really ran on the cluster's workers.

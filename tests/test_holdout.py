@@ -120,8 +120,6 @@ from hypothesis import strategies as st  # noqa: E402
 from sklearn.exceptions import DataConversionWarning  # noqa: E402
 from sklearn.tree import DecisionTreeClassifier  # noqa: E402
 
-from cvbook import holdout  # noqa: E402
-from cvbook._checks import check_candidates, check_xy  # noqa: E402
 from cvbook.holdout import (  # noqa: E402
     learning_curve_trial,
     selection_summary,
@@ -188,13 +186,6 @@ def test_generator_seed_is_accepted_and_reproducible(data):
     a = holdout_risks(SVC(), X, y, n_splits=3, random_state=np.random.default_rng(4))
     b = holdout_risks(SVC(), X, y, n_splits=3, random_state=np.random.default_rng(4))
     np.testing.assert_array_equal(a, b)
-
-
-def test_old_private_names_are_aliases_of_the_checks(data):
-    X, y = data
-    for a, b in zip(holdout._check_xy(X, y), check_xy(X, y), strict=True):
-        np.testing.assert_array_equal(a, b)
-    assert len(holdout._check_candidates([SVC()])) == len(check_candidates([SVC()])) == 1
 
 
 @given(

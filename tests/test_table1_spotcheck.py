@@ -15,7 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cvbook.sweep import TABLE1_COLUMNS, Table1Grid, _csv, load_runs, run_one, summarise
+from cvbook.runs.table1 import load_runs, table_csv
+from cvbook.sweep import TABLE1_COLUMNS, Table1Grid, run_one, summarise
 
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "table1"
 SPOT = RESULTS / "runs" / "thyroid_r01.json"
@@ -69,7 +70,7 @@ def test_committed_table_summarises_committed_runs():
     if not (RESULTS / "table1.csv").exists():
         pytest.skip("no committed table1.csv")
     runs = load_runs(RESULTS)
-    assert (RESULTS / "table1.csv").read_text() == _csv(summarise(runs))
+    assert (RESULTS / "table1.csv").read_text() == table_csv(summarise(runs))
     prov = json.loads((RESULTS / "provenance.json").read_text())
     assert prov["n_runs_finished"] == len(runs)
     assert prov["partial"] == (len(runs) < prov["n_runs_expected"])

@@ -46,7 +46,7 @@ from ..sweep import (
     summarise,
 )
 
-__all__ = ["enrich_runs", "load_runs", "main", "run_sweep"]
+__all__ = ["enrich_runs", "load_runs", "main", "run_sweep", "table_csv"]
 
 COMMAND = "python -m cvbook.runs.table1 --out results/table1 --n-jobs 2"
 
@@ -88,7 +88,15 @@ def load_runs(out: str | os.PathLike) -> list[dict[str, Any]]:
     return sorted(runs, key=lambda r: (r["dataset"], r["realisation"]))
 
 
-def _csv(rows: Sequence[dict[str, Any]]) -> str:
+def table_csv(rows: Sequence[dict[str, Any]]) -> str:
+    """The text of ``table1.csv``: a header line, then one line per data set.
+
+    Examples
+    --------
+    >>> print(table_csv([{"dataset": "heart", "k_star_mean": 4.0}]), end="")
+    dataset,k_star_mean
+    heart,4.0
+    """
     header = list(rows[0]) if rows else ["dataset"]
     lines = [",".join(header)] + [",".join(str(r[h]) for h in header) for r in rows]
     return "\n".join(lines) + "\n"
@@ -165,7 +173,7 @@ def run_sweep(
     runs = load_runs(out)
     rows = summarise(runs)
     if rows:
-        atomic_write_text(out / "table1.csv", _csv(rows))
+        atomic_write_text(out / "table1.csv", table_csv(rows))
     prov_path = out / "provenance.json"
     prov = json.loads(prov_path.read_text()) if prov_path.exists() else {"sessions": []}
     prov["sessions"].append(
@@ -318,7 +326,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         data_home=a.data_home,
         progress=not a.no_progress,
     )
-    print(_csv(rows), end="")
+    print(table_csv(rows), end="")
     return 0
 
 
