@@ -67,7 +67,7 @@ from ._checks import (
 )
 from .bounds import clopper_pearson_interval, clopper_pearson_upper
 from .ckcv import CompleteKCV
-from .datasets.synthetic import Ringnorm, TwoGaussians, Twonorm, monte_carlo_risk
+from .datasets.synthetic import Ringnorm, TwoGaussians, Twonorm, true_risk
 from .simulation import repeat
 
 __all__ = [
@@ -170,19 +170,6 @@ def default_learner(name: str, learner: str = "default") -> tuple[Any, dict[str,
     return QuadraticDiscriminantAnalysis(), {"reg_param": [0.0, 0.5]}
 
 
-def _linear_rule(model) -> tuple[np.ndarray, float] | None:
-    """``(w, b)`` with ``predict(x) = sign(w @ x + b)``, or None if not linear."""
-    coef = getattr(model, "coef_", None)
-    intercept = getattr(model, "intercept_", None)
-    classes = getattr(model, "classes_", None)
-    if coef is None or intercept is None or classes is None:
-        return None
-    coef = np.asarray(coef)
-    if coef.shape[0] != 1 or list(classes) != [-1, 1]:
-        return None
-    return coef.ravel(), float(np.ravel(intercept)[0])
-
-
 def _risk(model, distribution, n_fresh: int, fresh_seed: int) -> float:
     """True 0-1 risk of a fitted ``model``, by :mod:`cvbook.datasets`' two routes.
 
@@ -191,12 +178,7 @@ def _risk(model, distribution, n_fresh: int, fresh_seed: int) -> float:
     points drawn from ``fresh_seed`` -- the same fresh sample for every model of a
     repetition, so their risks are compared on common points.
     """
-    rule = _linear_rule(model)
-    if rule is not None and hasattr(distribution, "linear_rule_risk"):
-        return float(distribution.linear_rule_risk(*rule))
-    return monte_carlo_risk(
-        model, distribution, n=n_fresh, random_state=fresh_seed, batch_size=n_fresh
-    )
+    return true_risk(model, distribution, n=n_fresh, random_state=fresh_seed, batch_size=n_fresh)
 
 
 def _members_risk(

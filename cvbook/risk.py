@@ -192,18 +192,6 @@ def _check_distribution(distribution: Any) -> Any:
     return distribution
 
 
-def _linear_rule(model: Any) -> tuple[np.ndarray, float] | None:
-    """``(w, b)`` with ``model.predict(x) = sign(w @ x + b)`` in {-1, +1}, else None."""
-    coef, intercept = getattr(model, "coef_", None), getattr(model, "intercept_", None)
-    classes = getattr(model, "classes_", None)
-    if coef is None or intercept is None or classes is None:
-        return None
-    coef = np.asarray(coef)
-    if coef.ndim != 2 or coef.shape[0] != 1 or list(np.asarray(classes)) != [-1, 1]:
-        return None
-    return coef.ravel(), float(np.ravel(intercept)[0])
-
-
 def model_risk(
     model: Any, distribution: Any, n_mc: int = 100_000, random_state: Any = None
 ) -> float:
@@ -237,16 +225,13 @@ def model_risk(
     >>> model_risk(lda, dist) == dist.linear_rule_risk(lda.coef_, lda.intercept_[0])
     True
     """
-    from .datasets.synthetic import monte_carlo_risk
+    from .datasets.synthetic import true_risk
 
     _check_model(model)
     _check_distribution(distribution)
     n_mc = check_int(n_mc, "n_mc", minimum=1)
     rng = check_random_state(random_state)
-    rule = _linear_rule(model)
-    if rule is not None and callable(getattr(distribution, "linear_rule_risk", None)):
-        return float(distribution.linear_rule_risk(*rule))
-    return monte_carlo_risk(model, distribution, n=n_mc, random_state=rng)
+    return true_risk(model, distribution, n=n_mc, random_state=rng)
 
 
 def draw_sample(

@@ -28,6 +28,7 @@ from cvbook.coverage import (
     summarize,
 )
 from cvbook.datasets import TwoGaussians, Twonorm, monte_carlo_risk
+from cvbook.datasets.synthetic import linear_rule
 from cvbook.runs import coverage as runs
 from cvbook.runs.coverage import load_results, read_records, save_results, write_records
 
@@ -149,7 +150,7 @@ def test_risks_are_those_of_cvbook_datasets():
     # labels other than -1/+1: no exact shortcut, the Monte Carlo route (with its checks)
     X, y = dist.sample(200, random_state=4)
     lda01 = LinearDiscriminantAnalysis().fit(X, (y + 1) // 2)
-    assert coverage._linear_rule(lda01) is None
+    assert linear_rule(lda01) is None
     # its literal 0-1 risk: a prediction 0 is never the label -1
     assert (
         coverage._risk(lda01, dist, 5000, 3)

@@ -358,7 +358,7 @@ def test_seed_changes_the_splits(data):
 
 def test_holdout_cp_covers_its_conditional_target():
     """Exact CP on a linear rule with exact risk: coverage >= 1 - alpha - 3 SE."""
-    from cvbook.runs.intervals import true_risk
+    from cvbook.datasets import true_risk
 
     dist = TwoGaussians(separation=2.0, dim=3)
     alpha, reps = 0.2, 300

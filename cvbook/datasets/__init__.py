@@ -7,7 +7,15 @@
 """
 
 from .raetsch import RAETSCH_NAMES, fetch_benchmarks, load_raetsch, raetsch_info
-from .synthetic import LinearGaussianRegression, Ringnorm, TwoGaussians, Twonorm, monte_carlo_risk
+from .synthetic import (
+    LinearGaussianRegression,
+    Ringnorm,
+    TwoGaussians,
+    Twonorm,
+    linear_rule,
+    monte_carlo_risk,
+    true_risk,
+)
 
 __all__ = [
     "RAETSCH_NAMES",
@@ -16,7 +24,9 @@ __all__ = [
     "TwoGaussians",
     "Twonorm",
     "fetch_benchmarks",
+    "linear_rule",
     "load_raetsch",
     "monte_carlo_risk",
     "raetsch_info",
+    "true_risk",
 ]

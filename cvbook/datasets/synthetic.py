@@ -25,7 +25,7 @@ from .._checks import (
     check_random_state,
 )
 
-__all__ = ["TwoGaussians", "monte_carlo_risk"]
+__all__ = ["TwoGaussians", "linear_rule", "monte_carlo_risk", "true_risk"]
 
 
 @dataclass(frozen=True)
@@ -178,6 +178,88 @@ def monte_carlo_risk(
         errors += int(np.sum(predicted != y))
         done += size
     return errors / n
+
+
+def linear_rule(model: Any) -> tuple[np.ndarray, float] | None:
+    """``(w, b)`` with ``model.predict(x) = sign(w @ x + b)`` on labels -1/+1, else None.
+
+    Read from scikit-learn's ``coef_``, ``intercept_`` and ``classes_`` (one row of
+    coefficients, classes exactly ``[-1, 1]``).
+
+    Examples
+    --------
+    >>> from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+    >>> lda = LinearDiscriminantAnalysis().fit(*TwoGaussians().sample(100, random_state=0))
+    >>> w, b = linear_rule(lda)
+    >>> w.shape
+    (2,)
+    """
+    coef, intercept = getattr(model, "coef_", None), getattr(model, "intercept_", None)
+    classes = getattr(model, "classes_", None)
+    if coef is None or intercept is None or classes is None:
+        return None
+    coef = np.asarray(coef)
+    if coef.ndim != 2 or coef.shape[0] != 1 or list(np.asarray(classes)) != [-1, 1]:
+        return None
+    return coef.ravel(), float(np.ravel(intercept)[0])
+
+
+def true_risk(
+    model: Any,
+    distribution: Any,
+    n: int = 200_000,
+    random_state: Any = None,
+    batch_size: int = 50_000,
+    sample: tuple[Any, Any] | None = None,
+) -> float:
+    """The true 0-1 risk ``L(f)`` of a fitted classifier on a known distribution.
+
+    The one place the book computes it. Exact when the model is a linear rule
+    (:func:`linear_rule`) and the distribution has ``linear_rule_risk``; otherwise the
+    model's error on ``sample`` when one is given (so that several models are compared
+    on common points), else :func:`monte_carlo_risk` on ``n`` fresh points.
+
+    Parameters
+    ----------
+    model : fitted classifier
+    distribution : object with ``sample(m, random_state)``
+    n, random_state, batch_size
+        As for :func:`monte_carlo_risk` (unused when the risk is exact or ``sample`` is
+        given).
+    sample : pair (X, y), optional
+        A fresh sample to score a non-linear model on.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+    >>> dist = TwoGaussians()
+    >>> lda = LinearDiscriminantAnalysis().fit(*dist.sample(500, random_state=0))
+    >>> true_risk(lda, dist) == dist.linear_rule_risk(lda.coef_, lda.intercept_[0])
+    True
+    """
+    rule = linear_rule(model)
+    if rule is not None and callable(getattr(distribution, "linear_rule_risk", None)):
+        return float(distribution.linear_rule_risk(*rule))
+    if sample is not None:
+        X, y = sample
+        y = check_1d_labels(y, "sample y")
+        errors = sum(
+            int(
+                np.sum(
+                    check_1d_labels(model.predict(X[i : i + batch_size]), "model.predict(X)")
+                    != y[i : i + batch_size]
+                )
+            )
+            for i in range(0, len(y), batch_size)
+        )
+        return errors / len(y)
+    return monte_carlo_risk(
+        model, distribution, n=n, random_state=random_state, batch_size=batch_size
+    )
 
 
 def _check_linear_rule(

@@ -59,7 +59,7 @@ from ..compare import (
     mcnemar_holdout,
     ttest_5x2cv_from_differences,
 )
-from ..datasets.synthetic import Ringnorm, TwoGaussians, Twonorm
+from ..datasets.synthetic import Ringnorm, TwoGaussians, Twonorm, linear_rule, true_risk
 from ..intervals import (
     INTERVAL_METHODS,
     _random_splits,
@@ -96,7 +96,6 @@ __all__ = [
     "save_record",
     "summarize_comparisons",
     "summarize_intervals",
-    "true_risk",
 ]
 
 #: Distributions, by name.
@@ -198,51 +197,17 @@ class SubsetLDA(ClassifierMixin, BaseEstimator):
         return self.lda_.predict(np.asarray(X)[:, list(self.columns)])
 
 
-def _linear_rule(model) -> tuple[np.ndarray, float] | None:
-    """``(w, b)`` with ``predict(x) = sign(w @ x + b)`` in {-1, +1}, or None."""
-    coef, intercept = getattr(model, "coef_", None), getattr(model, "intercept_", None)
-    classes = getattr(model, "classes_", None)
-    if coef is None or intercept is None or classes is None:
-        return None
-    coef = np.asarray(coef)
-    if coef.ndim != 2 or coef.shape[0] != 1 or list(np.asarray(classes)) != [-1, 1]:
-        return None
-    return coef.ravel(), float(np.ravel(intercept)[0])
-
-
-def true_risk(model, distribution, X_fresh=None, y_fresh=None) -> float:
-    """0-1 risk of a fitted model: exact for a linear rule, else its error on a fresh sample.
-
-    Examples
-    --------
-    >>> X, y = Twonorm().sample(100, random_state=0)
-    >>> model = LinearDiscriminantAnalysis().fit(X, y)
-    >>> true_risk(model, Twonorm()) == Twonorm().linear_rule_risk(model.coef_, model.intercept_[0])
-    True
-    """
-    rule = _linear_rule(model)
-    if rule is not None and hasattr(distribution, "linear_rule_risk"):
-        return float(distribution.linear_rule_risk(*rule))
-    if X_fresh is None:
-        raise ValueError("X_fresh and y_fresh are needed: the risk of this model is not exact")
-    errors = sum(
-        int(np.sum(model.predict(X_fresh[i : i + 10_000]) != y_fresh[i : i + 10_000]))
-        for i in range(0, len(y_fresh), 10_000)
-    )
-    return errors / len(y_fresh)
-
-
 def _risk_function(distribution, rng: np.random.Generator, n_fresh: int):
     """``risk(model) -> (risk, standard error)``: exact for a linear rule, else a fresh sample."""
     fresh: list[np.ndarray] = []
     seed = int(rng.integers(0, 2**31 - 1))
 
     def risk(model) -> tuple[float, float]:
-        if _linear_rule(model) is not None and hasattr(distribution, "linear_rule_risk"):
+        if linear_rule(model) is not None and hasattr(distribution, "linear_rule_risk"):
             return true_risk(model, distribution), 0.0
         if not fresh:
             fresh.extend(distribution.sample(n_fresh, random_state=seed))
-        value = true_risk(model, distribution, fresh[0], fresh[1])
+        value = true_risk(model, distribution, sample=(fresh[0], fresh[1]), batch_size=10_000)
         return value, float(np.sqrt(max(value * (1 - value), 1e-12) / n_fresh))
 
     return risk
