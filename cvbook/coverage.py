@@ -56,6 +56,7 @@ from sklearn.discriminant_analysis import LinearDiscriminantAnalysis, QuadraticD
 from sklearn.model_selection import KFold, train_test_split
 from sklearn.svm import SVC
 
+from . import simulation
 from ._checks import (
     ArgumentTypeError,
     check_bool,
@@ -656,13 +657,8 @@ def paired_difference(a: Any, b: Any) -> dict[str, float]:
         raise ValueError(f"a and b must be paired (the same length), got {a.size} and {b.size}")
     if a.size < 2:
         raise ValueError(f"a and b need at least 2 repetitions for a standard error, got {a.size}")
-    d = a - b
-    diff, se = float(d.mean()), float(d.std(ddof=1) / np.sqrt(d.size))
-    if se > 0:
-        z = diff / se
-    else:
-        z = 0.0 if diff == 0 else float(np.copysign(np.inf, diff))
-    return {"diff": diff, "se": se, "z": z, "n": int(d.size)}
+    p = simulation.paired_difference(a, b)
+    return {"diff": p.mean, "se": p.se, "z": p.z, "n": p.n}
 
 
 _RECORD_COLUMNS = ("method", "n", "k", "delta", "estimate", "risk")

@@ -45,7 +45,7 @@ from ._checks import (
 from .datasets.synthetic import monte_carlo_risk
 from .holdout import Loss, Selection, clone_estimator
 from .risk import empirical_risk
-from .simulation import repeat
+from .simulation import Paired, paired_difference, repeat
 
 __all__ = [
     "BiasVariance",
@@ -1175,39 +1175,6 @@ def selection_study(
 
 
 # --- paired comparisons and correlations -------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Paired:
-    """A paired difference over repetitions: mean, standard error and z = mean / se."""
-
-    mean: float
-    se: float
-    n: int
-
-    @property
-    def z(self) -> float:
-        """``mean / se`` (infinite if the differences are all equal and nonzero)."""
-        if self.se == 0:
-            return 0.0 if self.mean == 0 else float(np.sign(self.mean) * np.inf)
-        return self.mean / self.se
-
-
-def paired_difference(a: Any, b: Any = 0.0) -> Paired:
-    """Mean of ``a - b`` over repetitions (paired), with its standard error.
-
-    Examples
-    --------
-    >>> p = paired_difference([0.3, 0.5, 0.4], [0.1, 0.2, 0.3])
-    >>> round(p.mean, 3), round(p.se, 3), p.n
-    (0.2, 0.058, 3)
-    """
-    a = _finite_1d(a, "a")
-    b = np.broadcast_to(_finite_1d(b, "b") if np.ndim(b) else float(b), a.shape)
-    if a.size < 2:
-        raise ValueError(f"a must hold at least 2 repetitions, got {a.size}")
-    d = a - b
-    return Paired(mean=float(d.mean()), se=float(d.std(ddof=1) / np.sqrt(d.size)), n=d.size)
 
 
 def _finite_1d(values: Any, name: str) -> np.ndarray:

@@ -50,6 +50,7 @@ from ._checks import (
     check_same_length,
 )
 from .risk import LOSSES, Loss, empirical_risk
+from .simulation import paired_difference
 
 __all__ = [
     "check_kernel_problem",
@@ -866,8 +867,8 @@ def mean_se_z(values: ArrayLike) -> tuple[float, float, float]:
     arr = check_finite(values, "values")
     if arr.ndim != 1 or arr.size < 2:
         raise ValueError(f"values must be a 1-d array of at least 2 numbers, got shape {arr.shape}")
-    mean = float(arr.mean())
-    se = float(arr.std(ddof=1) / np.sqrt(arr.size))
+    p = paired_difference(arr)
+    mean, se = p.mean, p.se
     with np.errstate(divide="ignore", invalid="ignore"):
         z = float(np.float64(mean) / se)
     return mean, se, z

@@ -483,7 +483,10 @@ def test_every_dtype_round_trips(tmp_path, records):
             assert got.tobytes() == values.tobytes() or (
                 values.dtype.kind == "f"
                 and np.array_equal(got, values, equal_nan=True)
-                and np.array_equal(np.signbit(got), np.signbit(values))
+                # a NaN's sign and payload carry no value and CSV text does not keep them
+                and np.array_equal(
+                    np.signbit(got[~np.isnan(values)]), np.signbit(values[~np.isnan(values)])
+                )
             ), key
 
 

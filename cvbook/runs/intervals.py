@@ -71,6 +71,7 @@ from ..intervals import (
     nested_cv_interval,
 )
 from ..provenance import atomic_write, atomic_write_text, git_commit, git_dirty, package_versions
+from ..simulation import paired_difference as simulation_paired_difference
 from ..simulation import repeat, saved_repetitions
 
 __all__ = [
@@ -516,7 +517,8 @@ def paired_difference(a: Any, b: Any) -> tuple[float, float]:
     d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
     if d.ndim != 1 or d.size < 2:
         raise ValueError(f"a and b must be paired 1-d arrays of at least 2 entries, got {d.shape}")
-    return float(d.mean()), float(d.std(ddof=1) / np.sqrt(d.size))
+    p = simulation_paired_difference(d)
+    return p.mean, p.se
 
 
 def paired_variance_test(x: Any, y: Any) -> tuple[float, float]:
