@@ -103,9 +103,8 @@ $(MATHJAX):
 	npm install --prefix _build/mathjax --no-save --no-audit --no-fund --loglevel=error mathjax@3.2.2
 
 $(MATHJAX_STATIC): $(MATHJAX)
-	@rm -rf _static/mathjax && mkdir -p _static/mathjax
-	cp -r $(MATHJAX_SRC)/tex-mml-chtml.js $(MATHJAX_SRC)/input $(MATHJAX_SRC)/output \
-	    $(MATHJAX_SRC)/ui $(MATHJAX_SRC)/a11y $(MATHJAX_SRC)/adaptors _static/mathjax/
+	@rm -rf _static/mathjax && mkdir -p _static
+	cp -r $(MATHJAX_SRC) _static/mathjax
 
 mathjax: $(MATHJAX_STATIC)  ## bundle MathJax 3 into the site (npm registry, once)
 
