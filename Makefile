@@ -92,19 +92,20 @@ chromium:  ## install Debian's chromium for the browser tests (when absent)
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 # MathJax is bundled into the site, so that pages render offline: MathJax 3 from the npm
-# registry (once, under _build/), copied into _static/mathjax/ (git-ignored), which
-# jupyter-book adds to the site's _static/ (mathjax_path in _config.yml).
+# registry (once, under _build/), copied into _build/mathjax-site/mathjax/, a static folder
+# of the site (html_static_path and mathjax_path in _config.yml). Not under _static/:
+# jupyter-book would add every .js file found there to every page.
 MATHJAX_SRC := _build/mathjax/node_modules/mathjax/es5
 MATHJAX := $(MATHJAX_SRC)/tex-mml-chtml.js
-MATHJAX_STATIC := _static/mathjax/tex-mml-chtml.js
+MATHJAX_STATIC := _build/mathjax-site/mathjax/tex-mml-chtml.js
 
 $(MATHJAX):
 	@mkdir -p _build/mathjax
 	npm install --prefix _build/mathjax --no-save --no-audit --no-fund --loglevel=error mathjax@3.2.2
 
 $(MATHJAX_STATIC): $(MATHJAX)
-	@rm -rf _static/mathjax && mkdir -p _static
-	cp -r $(MATHJAX_SRC) _static/mathjax
+	@rm -rf _build/mathjax-site && mkdir -p _build/mathjax-site
+	cp -r $(MATHJAX_SRC) _build/mathjax-site/mathjax
 
 mathjax: $(MATHJAX_STATIC)  ## bundle MathJax 3 into the site (npm registry, once)
 
@@ -114,7 +115,7 @@ browser: install chromium mathjax  ## the built site and a chapter in JupyterLab
 	$(call timed,browser,CVBOOK_REQUIRE_SITE=1 $(PYTEST) tests/test_site.py tests/test_lab.py)
 
 clean:  ## remove the build (the site, screenshots, MathJax copies)
-	rm -rf _build _static/mathjax
+	rm -rf _build
 
 # --- long runs and benchmarks (not part of `make test`) ----------------------------------
 claims: install  ## every chapter at its default size under 3 other seeds: the checked claims hold

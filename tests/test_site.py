@@ -13,7 +13,7 @@ browser here: ``executable_path`` is the system's ``chromium``). For each page:
 * every image loaded (``naturalWidth > 0``);
 * every internal link resolves: the target file exists, and so does its ``#anchor``;
 * no request leaves the local server: MathJax is bundled into the site (``make mathjax``
-  copies it into ``_static/mathjax/``), so the pages render offline.
+  copies it into the site's ``_static/mathjax/``), so the pages render offline.
 
 It also checks that the search page finds "Clopper", that chapter pages offer the
 Binder and local-JupyterLab launch buttons and the ``.ipynb`` download, that every plot
