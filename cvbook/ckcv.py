@@ -35,12 +35,17 @@ point on TR u MS, bit for bit; ``ee_rows="all"`` runs the EE phase on every
 row for a reader who wants ``L_EE`` everywhere.
 
 For ``SVC(kernel="rbf")`` (the default estimator) the Gaussian kernel is
-computed once per gamma on the whole training pool and sliced per split
-(``kernel="precomputed"``); any other estimator is cloned and refit on the
-raw features. The MS phase of that fast path calls libsvm through
-scikit-learn's private module ``sklearn.svm._libsvm`` when it is there and
-gives the numbers of ``SVC(kernel="precomputed")``; otherwise it uses that
-public estimator (same numbers, slower): see :func:`solver_backend`.
+computed once per gamma on the whole training pool (``kernel="precomputed"``);
+any other estimator is cloned and refit on the raw features. That fast path
+calls libsvm through scikit-learn's private module ``sklearn.svm._libsvm``
+when it is there and gives the numbers of ``SVC(kernel="precomputed")``;
+otherwise it uses that public estimator (same numbers, slower): see
+:func:`solver_backend`. With libsvm it copies no kernel block: each fit gets
+the whole kernel with weight 0 outside the fitting set (libsvm drops those
+points and reads the others' kernel values in place), and the errors come
+from one matrix product per split whose signs are certified against libsvm's
+own sum (:func:`_pool_predict`). libsvm releases the GIL, so the tasks run in
+threads unless the caller chose a joblib backend.
 """
 
 from __future__ import annotations
@@ -62,6 +67,7 @@ from sklearn.svm import SVC
 from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted
+from threadpoolctl import ThreadpoolController
 
 try:  # private module of scikit-learn: used only while it behaves as SVC does
     from sklearn.svm import _libsvm
@@ -345,10 +351,20 @@ def _libsvm_agrees() -> bool:
         model = _libsvm_fit(K, _class_index(y, np.unique(y)), y, np.unique(y), params)
         ours = _libsvm_predict(K, model, params)
         svc = SVC(**params).fit(K, y)
+        # The pool form: weights 0 outside the fitting set give the model of the
+        # block, and the matrix-product prediction gives libsvm's labels.
+        classes, t = np.unique(y), _class_index(y, np.unique(y))
+        fit = np.flatnonzero(rng.random(40) < 0.7)
+        ev = np.setdiff1d(np.arange(40), fit)
+        pooled = _pool_fit(K, t, fit, y[fit], classes, params)
+        block = _libsvm_fit(_block(K, fit, fit), t[fit], y[fit], classes, params)
+        [labels] = _pool_predict(K[ev], fit, [pooled], [params])
         return bool(
             np.array_equal(np.unique(y)[ours.astype(int)], svc.predict(K))
             and np.array_equal(model[3], svc._dual_coef_)
             and np.array_equal(model[4], svc._intercept_)
+            and all(np.array_equal(a, b) for a, b in zip(pooled, block, strict=True))
+            and np.array_equal(labels, _libsvm_predict(_block(K, ev, fit), block, params))
         )
     except Exception:
         return False
@@ -389,12 +405,18 @@ def _class_weight(class_weight: Any, classes: np.ndarray, y_fit: np.ndarray) -> 
     return compute_class_weight(class_weight, classes=classes, y=y_fit)
 
 
-def _libsvm_fit(K_fit, t_fit, y_fit, classes, p) -> tuple:
+def _libsvm_fit(K_fit, t_fit, y_fit, classes, p, sample_weight=None) -> tuple:
+    """libsvm's C-SVC on a precomputed kernel; ``y_fit`` (the fitted labels) sets the class weights.
+
+    ``random_seed=-1``: libsvm draws random numbers only for probability
+    estimates, never asked for here, so its global generator is left alone
+    (it would be shared by the threads of a parallel fit).
+    """
     return _libsvm.fit(
         K_fit,
         t_fit,
         svm_type=0,
-        sample_weight=np.empty(0),
+        sample_weight=np.empty(0) if sample_weight is None else sample_weight,
         class_weight=_class_weight(p["class_weight"], classes, y_fit),
         kernel="precomputed",
         C=float(p["C"]),
@@ -408,8 +430,57 @@ def _libsvm_fit(K_fit, t_fit, y_fit, classes, p) -> tuple:
         gamma=0.0,
         epsilon=0.1,
         max_iter=p["max_iter"],
-        random_seed=0,
+        random_seed=-1,
     )
+
+
+def _pool_fit(K: np.ndarray, t: np.ndarray, fit: np.ndarray, y_fit, classes, p) -> tuple:
+    """libsvm's model on the points ``fit`` (sorted) of the pool, reading ``K`` in place.
+
+    The other points get weight zero. libsvm drops them, keeps the rest in
+    pool order and reads each kernel value at its pool index, so the model
+    (``support`` as positions in ``fit``) is bit for bit the one fit on
+    ``K[np.ix_(fit, fit)]``, without copying that block.
+    """
+    weight = np.zeros(len(t))
+    weight[fit] = 1.0
+    return _libsvm_fit(K, t, y_fit, classes, p, sample_weight=weight)
+
+
+#: Decision values within ``_SIGN_SLACK (terms + 2) eps A`` of 0 are left to libsvm: eps
+#: is twice the unit roundoff, so this is four times the sum of both error bounds.
+_SIGN_SLACK = 8.0
+
+
+def _pool_predict(K_rows: np.ndarray, fit: np.ndarray, models: list, params: list) -> list:
+    """Labels (0., 1.) libsvm predicts with each model, from ``K_rows`` = K(points, whole pool).
+
+    One matrix product gives every decision value. libsvm sums the same
+    terms in another order; each sum is within ``(terms + 1) u A`` of the
+    exact value, with ``A = sum |c_i K_i| + |b|`` and ``u`` the unit roundoff
+    (Higham, *Accuracy and Stability of Numerical Algorithms*, sec. 3.1). A
+    decision value further than twice that from 0 has libsvm's sign; the few
+    rows closer to 0 are predicted by libsvm itself, so the labels are libsvm's
+    exactly. Needs ``K_rows >= 0`` (a Gaussian kernel).
+    """
+    n, r = K_rows.shape[1], len(models)
+    coef = np.zeros((n, 2 * r))
+    for j, model in enumerate(models):
+        sv = fit[model[0]]
+        coef[sv, j] = model[3][0]
+        coef[sv, r + j] = np.abs(model[3][0])
+    prod = K_rows @ coef
+    slack = _SIGN_SLACK * (n + 2) * np.finfo(np.float64).eps
+    out = []
+    for j, (model, p) in enumerate(zip(models, params, strict=True)):
+        b = model[4][0]
+        dec = prod[:, j] + b
+        pred = np.where(dec > 0, 0.0, 1.0)  # libsvm: label 0 if the decision is > 0
+        unsure = np.flatnonzero(np.abs(dec) <= slack * (prod[:, r + j] + abs(b)))
+        if unsure.size:
+            pred[unsure] = _libsvm_predict(_block(K_rows, unsure, fit), model, p)
+        out.append(pred)
+    return out
 
 
 def _libsvm_predict(K_eval, model, p) -> np.ndarray:
@@ -486,6 +557,21 @@ def fit_precomputed(
     return _libsvm_fit(K_fit, _class_index(y_fit, classes), y_fit, classes, p)
 
 
+@functools.cache
+def _threadpools() -> ThreadpoolController:
+    return ThreadpoolController()  # after numpy's import: it finds numpy's BLAS
+
+
+def _one_blas_thread():
+    """Context in which BLAS uses one thread.
+
+    The fast path runs many small matrix products between libsvm fits;
+    BLAS threads would spin on the other cores the fits (or the other
+    joblib workers) need.
+    """
+    return _threadpools().limit(limits=1, user_api="blas")
+
+
 # --------------------------------------------------------------------------- #
 # Work done in the joblib tasks (module level so that every backend can pickle it)
 
@@ -553,43 +639,53 @@ class _PrecomputedSVC:
         return -dec.ravel()
 
 
-def _errors_precomputed(K_fit, y_fit, t_fit, K_eval, y_eval, t_eval, classes, p, backend, keep):
-    """Errors on the evaluation block of the SVC fit on ``K_fit``; the model if ``keep``.
-
-    ``t_*`` are the labels as class indices 0., 1. (what libsvm is given).
-    """
-    if backend == "svc":
-        svc = SVC(**p).fit(K_fit, y_fit)
-        return int(np.count_nonzero(svc.predict(K_eval) != y_eval)), (svc if keep else None)
-    model = _libsvm_fit(K_fit, t_fit, y_fit, classes, p)
-    errors = int(np.count_nonzero(_libsvm_predict(K_eval, model, p) != t_eval))
-    return errors, (_PrecomputedSVC(model, p, classes) if keep else None)
+def _errors_svc(K_fit, y_fit, K_eval, y_eval, p, keep) -> tuple:
+    """Errors on the evaluation block of ``SVC(kernel="precomputed")`` fit on ``K_fit``."""
+    svc = SVC(**p).fit(K_fit, y_fit)
+    return int(np.count_nonzero(svc.predict(K_eval) != y_eval)), (svc if keep else None)
 
 
 def _precomputed_chunk(K, y, base_params, points, splits, phase, keep, backend) -> list:
     """MS or EE errors of the grid points sharing one kernel, on several splits.
 
     ``phase="ms"`` fits on TR and counts on MS; ``"ee"`` fits on TR u MS and
-    counts on EE, keeping the model of the points with ``keep[j]``. The kernel
-    blocks of a split are sliced once and shared by the points.
+    counts on EE, keeping the model of the points with ``keep[j]``. With
+    libsvm the kernel is read in place (:func:`_pool_fit`, :func:`_pool_predict`);
+    with the public SVC the blocks of a split are sliced once and shared by the points.
     """
     classes = np.unique(y)
     t = _class_index(y, classes)
+    ps = [{**base_params, **params} for params in points]
     if backend == "libsvm":
+        # A global of libsvm; SVC.fit sets it on every call too, threads included.
         _libsvm.set_verbosity_wrap(int(base_params["verbose"]))
     out = []
     for tr, ms, ee in splits:
+        # Both sorted (ThreeWaySplit sorts its parts): libsvm sees the points in
+        # pool order whether it is given the block or the pool with weights.
         fit = tr if phase == "ms" else np.sort(np.concatenate([tr, ms]))
         ev = ms if phase == "ms" else ee
-        # One gather for both blocks: rows fit then ev, columns fit; the first
-        # len(fit) rows are K_fit (a C-contiguous view), the rest K_eval.
+        if backend == "libsvm":
+            models = [_pool_fit(K, t, fit, y[fit], classes, p) for p in ps]
+            preds = _pool_predict(K.take(ev, axis=0), fit, models, ps)
+            out.append(
+                [
+                    (
+                        int(np.count_nonzero(pred != t[ev])),
+                        _PrecomputedSVC(model, p, classes) if kept else None,
+                    )
+                    for model, pred, p, kept in zip(models, preds, ps, keep, strict=True)
+                ]
+            )
+            continue
+        # The public SVC: one gather for both blocks, rows fit then ev, columns
+        # fit; the first len(fit) rows are K_fit (a C-contiguous view), the rest K_eval.
         K_both = _block(K, np.concatenate([fit, ev]), fit)
         K_fit, K_eval = K_both[: len(fit)], K_both[len(fit) :]
-        args = (y[fit], t[fit], K_eval, y[ev], t[ev], classes)
         out.append(
             [
-                _errors_precomputed(K_fit, *args, {**base_params, **params}, backend, kept)
-                for params, kept in zip(points, keep, strict=True)
+                _errors_svc(K_fit, y[fit], K_eval, y[ev], p, kept)
+                for p, kept in zip(ps, keep, strict=True)
             ]
         )
     return out
@@ -661,7 +757,7 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
     estimator : estimator, default=None
         A binary classifier. ``None`` means ``SVC(kernel="rbf")``. For a plain
         ``SVC`` with ``kernel="rbf"`` the kernel matrix is computed once per
-        gamma and sliced per split; other estimators are refit on raw features.
+        gamma and shared by the splits; other estimators are refit on raw features.
     param_grid : dict or list of dict, default=None
         Grid of the estimator's parameters, as for
         :class:`sklearn.model_selection.GridSearchCV`. ``None`` means
@@ -681,8 +777,10 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         Generator, RandomState or SeedSequence gives it by one draw (so a
         Generator gives other splits on each fit); ``None`` fresh entropy.
     n_jobs : int or None, default=None
-        joblib's ``n_jobs`` over (gamma, k, split) tasks. The results do not
-        depend on it, nor on the joblib backend.
+        joblib's ``n_jobs`` over (gamma, k, split) tasks, in threads on the
+        fast path unless a backend is set with :func:`joblib.parallel_config`.
+        BLAS runs one thread during the fit. The results do not depend on
+        ``n_jobs``, nor on the joblib backend.
     ee_rows : {"selected", "all"}, default="selected"
         Rows that get an EE phase (``f*_MS`` refit on TR u MS, scored on EE).
         ``"selected"``: the row selected at each ``k``, which is all that
@@ -913,8 +1011,13 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         order = sorted(range(len(tasks)), key=lambda t: -tasks[t][1])
         results: dict = {}
         # batch_size=1: the tasks are already chunked; joblib's automatic batching would
-        # group the short ones and undo the largest-first order.
-        outputs = Parallel(n_jobs=self.n_jobs, batch_size=1)(tasks[t][2] for t in order)
+        # group the short ones and undo the largest-first order. libsvm and the matrix
+        # products release the GIL, so the fast path prefers threads (no copies, no
+        # pickling); a backend chosen by the caller (dask, loky) still wins.
+        threads = ctx["fast"] and ctx["backend"] == "libsvm"
+        outputs = Parallel(n_jobs=self.n_jobs, batch_size=1, prefer="threads" if threads else None)(
+            tasks[t][2] for t in order
+        )
         for t, out in zip(order, outputs, strict=True):
             k, point_ids, idx = tasks[t][0]
             for i, per_split in zip(idx, out, strict=True):
@@ -940,6 +1043,10 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        with _one_blas_thread():  # parallel work is n_jobs' business, not BLAS's
+            return self._fit(X, y)
+
+    def _fit(self, X, y) -> CompleteKCV:
         X, y, k_values = self._validate(X, y)
         seed = _check_seed(self.random_state)
         self._entropy = np.random.SeedSequence().entropy if seed is None else seed

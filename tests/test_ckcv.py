@@ -6,7 +6,7 @@ import pickle
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from sklearn.base import clone
 from sklearn.linear_model import LogisticRegression
@@ -472,6 +472,80 @@ def test_fit_precomputed_public_solver():
         assert fit_precomputed(K, y, {"C": 2.0}, backend) is not None
     with pytest.raises(ValueError, match="backend"):
         fit_precomputed(K, y, {"C": 2.0}, backend="cuda")
+
+
+# ------------------------------------ the pool form of the fast path, bit for bit
+libsvm = pytest.importorskip("sklearn.svm._libsvm")
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(12, 70),
+    gamma=st.sampled_from([0.01, 0.3, 3.0, 50.0]),
+    C=st.sampled_from([0.01, 1.0, 1e3]),
+    class_weight=st.sampled_from([None, "balanced", {1: 3.0}]),
+)
+def test_pool_fit_and_predict_are_the_block_fit_and_libsvm_predict(seed, n, gamma, C, class_weight):
+    """Weights 0 outside the fitting set give the block's model; the product predicts as libsvm."""
+    from sklearn.metrics.pairwise import rbf_kernel
+
+    import cvbook.ckcv as ckcv
+
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 3))
+    y = np.where(X[:, 0] + rng.normal(size=n) > 0, 1, -1)
+    fit = np.flatnonzero(rng.random(n) < 0.6)
+    ev = np.setdiff1d(np.arange(n), fit)
+    assume(np.unique(y[fit]).size == 2 and ev.size > 0)
+    K = rbf_kernel(X, gamma=gamma)
+    classes, t = np.unique(y), ckcv._class_index(y, np.unique(y))
+    p = {**ckcv._svc_defaults(), "C": C, "class_weight": class_weight}
+    libsvm.set_verbosity_wrap(0)
+    pooled = ckcv._pool_fit(K, t, fit, y[fit], classes, p)
+    block = ckcv._libsvm_fit(K[np.ix_(fit, fit)], t[fit], y[fit], classes, p)
+    for a, b in zip(pooled, block, strict=True):
+        np.testing.assert_array_equal(a, b)
+    [labels] = ckcv._pool_predict(K[ev], fit, [pooled], [p])
+    np.testing.assert_array_equal(labels, ckcv._libsvm_predict(K[np.ix_(ev, fit)], block, p))
+    svc = SVC(kernel="precomputed", C=C, class_weight=class_weight).fit(K[np.ix_(fit, fit)], y[fit])
+    np.testing.assert_array_equal(classes[labels.astype(int)], svc.predict(K[np.ix_(ev, fit)]))
+
+
+def test_pool_predict_leaves_the_doubtful_signs_to_libsvm(monkeypatch):
+    """A decision value of exactly 0 (a symmetric problem) and, with a huge slack, every row."""
+    import cvbook.ckcv as ckcv
+
+    X = np.array([[-1.0], [1.0], [0.0], [0.3]])
+    y = np.array([0, 1, 0, 1])
+    K = np.exp(-0.5 * (X - X.T) ** 2)
+    classes, t = np.unique(y), y.astype(float)
+    p = ckcv._svc_defaults()
+    libsvm.set_verbosity_wrap(0)
+    fit, ev = np.array([0, 1]), np.array([2, 3])
+    model = ckcv._pool_fit(K, t, fit, y[fit], classes, p)
+    expected = ckcv._libsvm_predict(K[np.ix_(ev, fit)], model, p)
+    assert expected[0] == 1.0  # decision exactly 0: libsvm says the second label
+    calls = []
+    real = ckcv._libsvm_predict
+    monkeypatch.setattr(ckcv, "_libsvm_predict", lambda *a: calls.append(a[0].shape) or real(*a))
+    np.testing.assert_array_equal(ckcv._pool_predict(K[ev], fit, [model], [p])[0], expected)
+    assert calls == [(1, 2)]  # only the tied row went to libsvm
+    monkeypatch.setattr(ckcv, "_SIGN_SLACK", 1e300)
+    np.testing.assert_array_equal(ckcv._pool_predict(K[ev], fit, [model], [p])[0], expected)
+    assert calls[-1] == (2, 2)
+
+
+def test_process_backend_gives_the_thread_results(data, fitted):
+    """The fast path prefers threads; a process backend chosen by the caller agrees exactly."""
+    from joblib import parallel_config
+
+    X, y = data
+    with parallel_config(backend="loky"):
+        par = clone(fitted).set_params(n_jobs=2).fit(X, y)
+    assert_same_results(par, fitted)
+    for k in (3, 5, 10):
+        assert par.member_error(X, y, k=k) == fitted.member_error(X, y, k=k)
 
 
 # ------------------------------- class_weight: fast path equals the generic path
