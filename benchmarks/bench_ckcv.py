@@ -9,16 +9,22 @@ fits ``f_TR`` on TR and ``f*_MS`` on TR u MS. It is what a user would write.
 
 The machines are shared and noisy, so each variant runs ``--repeats`` times,
 the variants alternating, and the ratios use the fastest run of each (as
-``timeit`` does). Two more figures time libsvm's fit alone (kernel blocks
-sliced beforehand, no prediction, no Python around it), through
-:func:`cvbook.ckcv.fit_precomputed`, the solve CompleteKCV's fast path makes:
+``timeit`` does). Three more figures time libsvm's fit alone (no kernel
+computation, no prediction, only the thin wrapper
+:func:`cvbook.ckcv.fit_precomputed` around it), the solve CompleteKCV's fast
+path makes:
 
 * the **solver floor**: the problems an exact implementation must solve, the
   ``f_TR`` of every (grid point, k, split) (the selection needs every
   ``L_MS``) and the ``f*_MS`` of the row selected at each k (``L_EE`` and the
   members of the outputs). ``CompleteKCV / floor`` is its overhead;
 * the **old floor**: every problem the plain loop solves (``f*_MS`` of every
-  row too), the floor of the previous definition, printed beside it.
+  row too), the floor of the previous definition, printed beside it;
+* the **floor on blocks**: the floor's problems given to libsvm as kernel
+  blocks cut beforehand (the same models), as the previous CompleteKCV did.
+  The first two are timed in the form CompleteKCV now poses the problems: the
+  pool's kernel read in place, weight 0 outside the fitting set
+  (``fit_index``). This third column shows what that form gains.
 
 Run from the repository root::
 
@@ -78,14 +84,18 @@ def plain_loop(X, y, Cs, gammas, k_values, n_splits, delta, seed):
 
 
 def solver_floors(X, y, Cs, gammas, k_values, n_splits, seed, selected):
-    """CPU time of the solver alone: (floor, old floor).
+    """CPU time of the solver alone: ``(floor, old floor, floor on blocks)``.
 
     ``floor``: the f_TR fits of every (C, gamma, k, split) and the f*_MS fits of
     ``selected[k] = (C, gamma)``, the row selected at each k. ``old floor``: the
     f_TR and f*_MS fits of every row, all the problems the plain loop solves.
+    Both are timed in the form CompleteKCV poses them (the kernel of the whole
+    pool read in place, ``fit_index``). ``floor on blocks``: the floor's problems
+    given as kernel blocks cut beforehand (the same models), timed alternately
+    with it, fit by fit.
     """
     backend = solver_backend()
-    fit_tr = fit_trms = winners = 0.0
+    fit_tr = fit_trms = winners = blocks = 0.0
     for g in gammas:
         K = rbf_kernel(X, gamma=g)
         for k in sorted(k_values):
@@ -96,15 +106,21 @@ def solver_floors(X, y, Cs, gammas, k_values, n_splits, seed, selected):
                 for C in Cs:
                     params = {"C": C}
                     c = time.process_time()
-                    fit_precomputed(K_tr, y[tr], params, backend)
+                    fit_precomputed(K, y, params, backend, fit_index=tr)
                     fit_tr += time.process_time() - c
                     c = time.process_time()
-                    fit_precomputed(K_trms, y[trms], params, backend)
+                    fit_precomputed(K_tr, y[tr], params, backend)
+                    blocks += time.process_time() - c
+                    c = time.process_time()
+                    fit_precomputed(K, y, params, backend, fit_index=trms)
                     dt = time.process_time() - c
                     fit_trms += dt
                     if selected[k] == (C, g):
                         winners += dt
-    return fit_tr + winners, fit_tr + fit_trms
+                        c = time.process_time()
+                        fit_precomputed(K_trms, y[trms], params, backend)
+                        blocks += time.process_time() - c
+    return fit_tr + winners, fit_tr + fit_trms, blocks
 
 
 def _burn(n: int) -> int:
@@ -170,6 +186,7 @@ def bench(name: str, realisation: int, repeats: int, two_cores: bool) -> dict:
         "ckcv2": [],
         "floor": [],
         "old_floor": [],
+        "floor_blocks": [],
     }
     for _ in range(repeats):
         base, _, c = timed(lambda: plain_loop(*args, grid.delta, seed))
@@ -184,9 +201,10 @@ def bench(name: str, realisation: int, repeats: int, two_cores: bool) -> dict:
         for k in grid.k_values:
             p = m1.cv_results_["params"][m1.selected_index(k)]
             selected[k] = (p["C"], p["gamma"])
-        floor, old_floor = solver_floors(*args, seed, selected)
+        floor, old_floor, floor_blocks = solver_floors(*args, seed, selected)
         runs["floor"].append(floor)
         runs["old_floor"].append(old_floor)
+        runs["floor_blocks"].append(floor_blocks)
         for m in [m1, m2] if two_cores else [m1]:
             sel = (m.best_params_["C"], m.best_params_["gamma"], m.k_)
             assert sel == base[1], f"{name}: different selected model: {sel} vs {base[1]}"
@@ -217,14 +235,15 @@ def print_table(rows: list[dict]) -> None:
     """The one-core table, its summary and the targets."""
     print(
         f"{'data set':14s} {'n':>5s} {'d':>3s} {'loop':>8s} {'ckcv':>8s} {'floor':>8s}"
-        f" {'old floor':>9s} {'speed-up':>9s} {'ckcv/floor':>10s} {'ceiling':>8s}"
+        f" {'old floor':>9s} {'blocks':>7s} {'speed-up':>9s} {'ckcv/floor':>10s} {'ceiling':>8s}"
         f" {'spread':>7s} {'2 cores':>8s} {'control':>8s}"
     )
     for r in rows:
         two = f" {r['two_cores']:7.2f}x {r['control']:7.2f}x" if "two_cores" in r else ""
         print(
             f"{r['name']:14s} {r['n']:5d} {r['d']:3d} {r['loop']:8.2f} {r['ckcv1']:8.2f} "
-            f"{r['floor']:8.2f} {r['old_floor']:9.2f} {r['one_core']:8.2f}x "
+            f"{r['floor']:8.2f} {r['old_floor']:9.2f} {r['floor_blocks']:7.2f} "
+            f"{r['one_core']:8.2f}x "
             f"{r['over_floor']:9.2f}x {r['ceiling']:7.2f}x {r['spread']:7.2f}{two}",
             flush=True,
         )
@@ -271,6 +290,8 @@ def make_record(rows: list[dict], realisation: int, repeats: int, commit, dirty)
         "floor": "libsvm fit alone on every f_TR problem and the f*_MS problems "
         "of the row selected at each k",
         "old_floor": "libsvm fit alone on every problem the plain loop solves",
+        "floor_blocks": "the floor's problems given as kernel blocks cut beforehand; the "
+        "two floors above read the pool's kernel in place (fit_index), as CompleteKCV does",
         "grid": {
             "C": list(grid.C_values),
             "gamma_factors": list(grid.gamma_factors),
@@ -400,6 +421,7 @@ def main():
     print(f"{'CompleteKCV n_jobs=2 (wall)':44s} {r['ckcv2']:8.2f}")
     print(f"{'solver floor: needed problems (cpu)':44s} {r['floor']:8.2f}")
     print(f"{'old floor: every problem of the loop (cpu)':44s} {r['old_floor']:8.2f}")
+    print(f"{'floor on kernel blocks cut beforehand (cpu)':44s} {r['floor_blocks']:8.2f}")
     print(f"slowest / fastest run of a variant: up to {r['spread']:.2f} (the machine's noise)")
     print(f"speed-up on one core (loop / n_jobs=1): {r['one_core']:.2f}x   (target >= 3)")
     print(f"CompleteKCV / solver floor: {r['over_floor']:.2f}x   (target <= 1.15)")

@@ -32,6 +32,7 @@ __all__ = [
     "check_binary_labels",
     "check_bool",
     "check_cv",
+    "check_distribution",
     "check_features",
     "check_finite",
     "check_float",
@@ -394,6 +395,26 @@ def check_features(X: Any, name: str = "X", *, min_samples: int = 1) -> np.ndarr
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must be finite: it holds NaN or infinite values")
     return arr
+
+
+def check_distribution(distribution: Any, name: str = "distribution") -> Any:
+    """``distribution`` itself, if it can draw samples: a ``sample(m, random_state)`` method.
+
+    Examples
+    --------
+    >>> from cvbook.datasets import TwoGaussians
+    >>> check_distribution(TwoGaussians()) is not None
+    True
+    >>> check_distribution("twonorm")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cvbook._checks.ArgumentTypeError: distribution must have a sample(...) method, got str
+    """
+    if not callable(getattr(distribution, "sample", None)):
+        raise ArgumentTypeError(
+            f"{name} must have a sample(m, random_state) method, got {type(distribution).__name__}"
+        )
+    return distribution
 
 
 def check_cv(cv: Any, name: str = "cv", *, n_samples: int | None = None, minimum: int = 2) -> Any:

@@ -483,10 +483,11 @@ def _pool_predict(K_rows: np.ndarray, fit: np.ndarray, models: list, params: lis
     return out
 
 
-def _libsvm_predict(K_eval, model, p) -> np.ndarray:
+def _libsvm_call(fn, K: np.ndarray, model: tuple, p: Mapping) -> np.ndarray:
+    """``fn`` (libsvm's ``predict`` or ``decision_function``) of a precomputed-kernel model."""
     support, sv, n_support, dual_coef, intercept, prob_a, prob_b, _, _ = model
-    return _libsvm.predict(
-        K_eval,
+    return fn(
+        K,
         support,
         sv,
         n_support,
@@ -503,6 +504,10 @@ def _libsvm_predict(K_eval, model, p) -> np.ndarray:
     )
 
 
+def _libsvm_predict(K_eval, model, p) -> np.ndarray:
+    return _libsvm_call(_libsvm.predict, K_eval, model, p)
+
+
 @functools.lru_cache(maxsize=1)
 def _svc_defaults_cached() -> tuple:
     return tuple(SVC(kernel="precomputed").get_params().items())
@@ -513,25 +518,35 @@ def _svc_defaults() -> dict:
 
 
 def fit_precomputed(
-    K_fit: np.ndarray, y_fit: np.ndarray, params: Mapping | None = None, backend: str | None = None
+    K: np.ndarray,
+    y: np.ndarray,
+    params: Mapping | None = None,
+    backend: str | None = None,
+    fit_index: np.ndarray | None = None,
 ) -> Any:
-    """Fit one C-SVC on a precomputed kernel block, as the fast path of :class:`CompleteKCV` does.
+    """Fit one C-SVC on a precomputed kernel, as the fast path of :class:`CompleteKCV` does.
 
     It is the one solve that the MS phase repeats for every (grid point, k,
     split), exposed so that a benchmark can time the solver alone.
 
     Parameters
     ----------
-    K_fit : numpy.ndarray of shape (m, m), float64, C-contiguous
-        Kernel matrix of the fitting set.
-    y_fit : numpy.ndarray of shape (m,)
-        Its labels, two classes.
+    K : numpy.ndarray of shape (n, n), float64, C-contiguous
+        Kernel matrix of the fitting set, or of a pool that holds it (with
+        ``fit_index``).
+    y : numpy.ndarray of shape (n,)
+        The labels of the rows of ``K``; two classes among the fitted points.
     params : mapping or None
         Parameters of ``SVC`` (``C``, ``class_weight``, ``tol``, ...); the
         kernel is ``"precomputed"`` whatever is given.
     backend : {"libsvm", "svc"} or None
         ``None``: :func:`solver_backend`. ``"libsvm"`` raises if that solver is
         not available.
+    fit_index : array_like of int, strictly increasing, or None
+        The points of the pool to fit on. libsvm then reads ``K`` in place
+        (weight 0 for the other points, which it drops), as :class:`CompleteKCV`
+        does; the public ``SVC`` gets the block ``K[np.ix_(fit_index, fit_index)]``.
+        Both give the model of that block.
 
     Returns
     -------
@@ -542,19 +557,39 @@ def fit_precomputed(
     --------
     >>> import numpy as np
     >>> from sklearn.metrics.pairwise import rbf_kernel
-    >>> X = np.array([[0.0], [0.1], [1.0], [1.1]]); y = np.array([0, 0, 1, 1])
-    >>> model = fit_precomputed(rbf_kernel(X, gamma=1.0), y, {"C": 10.0})
+    >>> X = np.array([[0.0], [0.1], [0.5], [1.0], [1.1]]); y = np.array([0, 0, 1, 1, 1])
+    >>> model = fit_precomputed(rbf_kernel(X, gamma=1.0), y, {"C": 10.0}, fit_index=[0, 1, 3, 4])
     >>> model is not None
     True
     """
     backend = solver_backend() if backend is None else backend
-    p = {**_svc_defaults(), **dict(params or {}), "kernel": "precomputed"}
-    if backend == "svc":
-        return SVC(**p).fit(K_fit, y_fit)
-    if backend != "libsvm" or not _libsvm_agrees():
+    if backend not in ("svc", "libsvm") or (backend == "libsvm" and not _libsvm_agrees()):
         raise ValueError(f"backend must be None, 'svc' or (if available) 'libsvm', got {backend!r}")
+    p = {**_svc_defaults(), **dict(params or {}), "kernel": "precomputed"}
+    if fit_index is not None:
+        fit_index = np.asarray(fit_index)
+        if (
+            fit_index.ndim != 1
+            or fit_index.dtype.kind not in "iu"
+            or fit_index.size < 2
+            or np.any(np.diff(fit_index) <= 0)
+            or fit_index[0] < 0
+            or fit_index[-1] >= len(y)
+        ):
+            raise ValueError(
+                "fit_index must hold at least 2 strictly increasing integers in "
+                f"[0, {len(y)}), got {fit_index!r}"
+            )
+    if backend == "svc":
+        if fit_index is None:
+            return SVC(**p).fit(K, y)
+        return SVC(**p).fit(_block(K, fit_index, fit_index), y[fit_index])
+    if fit_index is None:
+        classes = np.unique(y)
+        return _libsvm_fit(K, _class_index(y, classes), y, classes, p)
+    y_fit = y[fit_index]
     classes = np.unique(y_fit)
-    return _libsvm_fit(K_fit, _class_index(y_fit, classes), y_fit, classes, p)
+    return _pool_fit(K, _class_index(y, classes), fit_index, y_fit, classes, p)
 
 
 @functools.cache
@@ -618,25 +653,7 @@ class _PrecomputedSVC:
     def decision_function(self, K: np.ndarray) -> np.ndarray:
         """Signed distance to the boundary, positive for ``classes_[1]``, as SVC gives it."""
         K = np.ascontiguousarray(K, dtype=np.float64)
-        support, sv, n_support, dual_coef, intercept, prob_a, prob_b, _, _ = self.model
-        p = self.params
-        dec = _libsvm.decision_function(
-            K,
-            support,
-            sv,
-            n_support,
-            dual_coef,
-            intercept,
-            prob_a,
-            prob_b,
-            svm_type=0,
-            kernel="precomputed",
-            degree=p["degree"],
-            coef0=p["coef0"],
-            gamma=0.0,
-            cache_size=p["cache_size"],
-        )
-        return -dec.ravel()
+        return -_libsvm_call(_libsvm.decision_function, K, self.model, self.params).ravel()
 
 
 def _errors_svc(K_fit, y_fit, K_eval, y_eval, p, keep) -> tuple:

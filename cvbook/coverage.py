@@ -60,6 +60,7 @@ from . import simulation
 from ._checks import (
     ArgumentTypeError,
     check_bool,
+    check_distribution,
     check_finite,
     check_int,
     check_integer_array,
@@ -220,11 +221,7 @@ def _check_study(
     tune_k: Any,
 ) -> tuple:
     """The arguments shared by :func:`coverage_trial` and :func:`run_coverage`, checked."""
-    if not callable(getattr(distribution, "sample", None)):
-        raise ArgumentTypeError(
-            "distribution must have a sample(m, random_state) method, "
-            f"got {type(distribution).__name__}"
-        )
+    check_distribution(distribution)
     n_values = _check_values(n_values, "n_values", "n")
     k_values = _check_values(k_values, "k_values", "k")
     delta_values = _check_values(delta_values, "delta_values", "delta")

@@ -18,10 +18,10 @@ from sklearn.base import clone
 from sklearn.model_selection import ShuffleSplit, StratifiedShuffleSplit, train_test_split
 
 from ._checks import (
-    ArgumentTypeError,
     check_1d_labels,
     check_bool,
     check_candidates,
+    check_distribution,
     check_int,
     check_open_unit,
     check_random_state,
@@ -77,15 +77,6 @@ def _check_loss(loss: Any) -> Any:
             f"per-point losses, got {loss!r}"
         )
     return loss
-
-
-def _check_distribution(distribution: Any) -> Any:
-    if not callable(getattr(distribution, "sample", None)):
-        raise ArgumentTypeError(
-            f"distribution must have a sample(m, random_state) method, "
-            f"got {type(distribution).__name__}"
-        )
-    return distribution
 
 
 def _split_seed(random_state: Any) -> np.random.RandomState:
@@ -467,7 +458,7 @@ def selection_trial(
     (12, (2,), (2,))
     """
     rng = check_random_state(rng, "rng")
-    _check_distribution(distribution)
+    check_distribution(distribution)
     candidates = check_candidates(candidates)
     m, n_val = _check_trial_sizes(m, test_size)
     n_mc = check_int(n_mc, "n_mc", minimum=1)
@@ -630,7 +621,7 @@ def learning_curve_trial(
     from ._checks import check_integer_array
 
     rng = check_random_state(rng, "rng")
-    _check_distribution(distribution)
+    check_distribution(distribution)
     clone_estimator(estimator)
     m = check_int(m, "m", minimum=8)
     if isinstance(train_sizes, (str, bytes)) or np.ndim(train_sizes) != 1 or len(train_sizes) == 0:

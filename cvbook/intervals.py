@@ -164,6 +164,12 @@ def _check_data(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, int]:
     return X, y, n
 
 
+def _check_common(loss: Any, alpha: Any, X: Any, y: Any) -> tuple:
+    """The arguments every interval takes, checked: ``(alpha, X, y, n)``."""
+    _check_loss(loss)
+    return (_check_alpha(alpha), *_check_data(X, y))
+
+
 def _rng(random_state: Any) -> np.random.Generator:
     """The generator every split is drawn from (the book's seed rule)."""
     return check_random_state(random_state, "random_state", to="generator")
@@ -342,9 +348,7 @@ def holdout_interval(
     >>> r.method, r.target, r.train_size, r.n_fits, r.lower <= r.estimate <= r.upper
     ('holdout_cp', 'conditional', 160, 1, True)
     """
-    _check_loss(loss)
-    alpha = _check_alpha(alpha)
-    X, y, n = _check_data(X, y)
+    alpha, X, y, n = _check_common(loss, alpha, X, y)
     if method not in ("clopper_pearson", "wald"):
         raise ValueError(f"method must be 'clopper_pearson' or 'wald', got {method!r}")
     if method == "clopper_pearson" and loss != "zero_one":
@@ -419,9 +423,7 @@ def cv_wald_interval(
     >>> r.method, r.n_fits, r.train_size
     ('cv_wald', 10, 180)
     """
-    _check_loss(loss)
-    alpha = _check_alpha(alpha)
-    X, y, n = _check_data(X, y)
+    alpha, X, y, n = _check_common(loss, alpha, X, y)
     n_splits = check_int(n_splits, "n_splits", minimum=2, maximum=n)
     if variance not in ("within_fold", "all_pairs"):
         raise ValueError(f"variance must be 'within_fold' or 'all_pairs', got {variance!r}")
@@ -532,9 +534,7 @@ def corrected_t_interval(
     >>> r.method, r.target, r.n_fits, r.train_size
     ('corrected_t', 'expected', 15, 180)
     """
-    _check_loss(loss)
-    alpha = _check_alpha(alpha)
-    X, y, n = _check_data(X, y)
+    alpha, X, y, n = _check_common(loss, alpha, X, y)
     n_splits = check_int(n_splits, "n_splits", minimum=2)
     n_test = _check_test_size(test_size, n)
     rng = _rng(random_state)
@@ -602,9 +602,7 @@ def conservative_z_interval(
     >>> r.method, r.n_fits
     ('conservative_z', 35)
     """
-    _check_loss(loss)
-    alpha = _check_alpha(alpha)
-    X, y, n = _check_data(X, y)
+    alpha, X, y, n = _check_common(loss, alpha, X, y)
     n_splits = check_int(n_splits, "n_splits", minimum=1)
     n_pairs = check_int(n_pairs, "n_pairs", minimum=1)
     n_test = _check_test_size(test_size, n)
@@ -850,9 +848,7 @@ def nested_cv_interval(
     >>> r.method, r.target, r.n_fits, r.train_size
     ('nested_cv', 'conditional', 30, 100)
     """
-    _check_loss(loss)
-    alpha = _check_alpha(alpha)
-    X, y, n = _check_data(X, y)
+    alpha, X, y, n = _check_common(loss, alpha, X, y)
     n_splits = check_int(n_splits, "n_splits", minimum=3, maximum=n // 2)
     n_repeats = check_int(n_repeats, "n_repeats", minimum=1)
     seed = _seed(_rng(random_state))

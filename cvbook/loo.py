@@ -41,6 +41,7 @@ from ._checks import (
     check_1d_labels,
     check_bool,
     check_cv,
+    check_distribution,
     check_features,
     check_finite,
     check_float,
@@ -754,10 +755,7 @@ def small_sample_failures(
     rng = check_random_state(rng, "rng")
     m = check_int(m, "m", minimum=2)
     ks = [check_int(k, "ks", minimum=2, maximum=m) for k in ks]
-    if not callable(getattr(distribution, "sample", None)):
-        raise ArgumentTypeError(
-            f"distribution must offer sample(), got {type(distribution).__name__}"
-        )
+    check_distribution(distribution)
     X, y = distribution.sample(m, random_state=int_seed(rng))
     y = check_1d_labels(y, "y")
     out: dict = {}

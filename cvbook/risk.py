@@ -22,6 +22,7 @@ import numpy as np
 from ._checks import (
     ArgumentTypeError,
     check_1d_labels,
+    check_distribution,
     check_finite,
     check_int,
     check_integer_array,
@@ -183,15 +184,6 @@ def _check_model(model: Any, name: str = "model") -> Any:
     return model
 
 
-def _check_distribution(distribution: Any) -> Any:
-    if not callable(getattr(distribution, "sample", None)):
-        raise ArgumentTypeError(
-            f"distribution must have a sample(m, random_state) method, "
-            f"got {type(distribution).__name__}"
-        )
-    return distribution
-
-
 def model_risk(
     model: Any, distribution: Any, n_mc: int = 100_000, random_state: Any = None
 ) -> float:
@@ -228,7 +220,7 @@ def model_risk(
     from .datasets.synthetic import true_risk
 
     _check_model(model)
-    _check_distribution(distribution)
+    check_distribution(distribution)
     n_mc = check_int(n_mc, "n_mc", minimum=1)
     rng = check_random_state(random_state)
     return true_risk(model, distribution, n=n_mc, random_state=rng)
@@ -277,7 +269,7 @@ def draw_sample(
     >>> X.shape, int(min(np.sum(y == -1), np.sum(y == 1))) >= 2
     ((10, 2), True)
     """
-    _check_distribution(distribution)
+    check_distribution(distribution)
     min_per_class = check_int(min_per_class, "min_per_class", minimum=0)
     classes = list(classes)
     if not classes:
@@ -331,7 +323,7 @@ def sample_test_errors(
     ((4,), 'i')
     """
     _check_model(model)
-    _check_distribution(distribution)
+    check_distribution(distribution)
     test_size = check_int(test_size, "test_size", minimum=1)
     n_test_sets = check_int(n_test_sets, "n_test_sets", minimum=1)
     rng = check_random_state(random_state)
@@ -401,7 +393,7 @@ def split_sizes_trial(
     from .holdout import clone_estimator, stratified_indices
 
     rng = check_random_state(rng, "rng")
-    _check_distribution(distribution)
+    check_distribution(distribution)
     clone_estimator(estimator)
     m = check_int(m, "m", minimum=4)
     if isinstance(train_sizes, (str, bytes)) or np.ndim(train_sizes) != 1 or len(train_sizes) == 0:

@@ -35,6 +35,7 @@ import numpy as np
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.svm import SVC
 
+from . import simulation
 from ._checks import ArgumentTypeError, check_int
 from .bounds import clopper_pearson_upper
 from .ckcv import CompleteKCV, ThreeWaySplit
@@ -533,7 +534,9 @@ def paired_difference(
     """Per data set, the mean over realisations of ``a - b`` with its standard error.
 
     ``a`` and ``b`` are measured on the same realisation (same training and test set),
-    so the difference is paired: ``se = sd(a - b) / sqrt(n)``.
+    so the difference is paired: ``se = sd(a - b) / sqrt(n)``
+    (:func:`cvbook.simulation.paired_difference`). A data set with one run, or
+    with the same difference on every run, gets ``z = nan``.
 
     Examples
     --------
@@ -545,13 +548,11 @@ def paired_difference(
     out = {}
     for name, rs in _by_dataset(runs).items():
         d = scale * np.array([r[a] - r[b] for r in rs], dtype=float)
-        se = float(d.std(ddof=1) / np.sqrt(len(d))) if len(d) > 1 else float("nan")
-        out[name] = {
-            "mean": float(d.mean()),
-            "se": se,
-            "n": len(d),
-            "z": float(d.mean()) / se if se > 0 else float("nan"),
-        }
+        if len(d) < 2:
+            out[name] = {"mean": float(d.mean()), "se": float("nan"), "n": 1, "z": float("nan")}
+            continue
+        p = simulation.paired_difference(d)
+        out[name] = {"mean": p.mean, "se": p.se, "n": p.n, "z": p.z if p.se > 0 else float("nan")}
     return out
 
 

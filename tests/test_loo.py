@@ -605,7 +605,7 @@ def test_small_sample_failures_stratified_fails_only_where_loo_fails():
         ({"m": 12.0}, "m must be an integer"),
         ({"ks": (1,)}, "ks must be >= 2"),
         ({"ks": (13,)}, "ks must be <= 12"),
-        ({"distribution": "twogaussians"}, "distribution must offer sample"),
+        ({"distribution": "twogaussians"}, "distribution must have a sample"),
         ({"rng": -1}, "rng must be >= 0"),
     ],
 )

@@ -17,6 +17,7 @@ from scipy import stats
 
 from .._checks import (
     check_1d_labels,
+    check_distribution,
     check_features,
     check_finite,
     check_float,
@@ -156,11 +157,7 @@ def monte_carlo_risk(
         raise TypeError(
             f"model must be a fitted classifier with a predict method, got {type(model).__name__}"
         )
-    if not callable(getattr(distribution, "sample", None)):
-        raise TypeError(
-            f"distribution must have a sample(m, random_state) method, "
-            f"got {type(distribution).__name__}"
-        )
+    check_distribution(distribution)
     n = check_int(n, "n", minimum=1)
     batch_size = check_int(batch_size, "batch_size", minimum=1)
     rng = check_random_state(random_state)
