@@ -53,6 +53,7 @@ from pathlib import Path
 import numpy as np
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.svm import SVC
+from threadpoolctl import threadpool_limits
 
 from cvbook.bounds import clopper_pearson_upper
 from cvbook.ckcv import CompleteKCV, ThreeWaySplit, fit_precomputed, solver_backend
@@ -91,35 +92,46 @@ def solver_floors(X, y, Cs, gammas, k_values, n_splits, seed, selected):
     f_TR and f*_MS fits of every row, all the problems the plain loop solves.
     Both are timed in the form CompleteKCV poses them (the kernel of the whole
     pool read in place, ``fit_index``). ``floor on blocks``: the floor's problems
-    given as kernel blocks cut beforehand (the same models), timed alternately
-    with it, fit by fit.
+    given as kernel blocks cut beforehand (the same models). Each kind of fit
+    runs over all the splits of a (gamma, k) before the next kind, and the C
+    values of a split are fit in one call of :func:`~cvbook.ckcv.fit_precomputed`
+    (which prepares the fitting set once), as CompleteKCV makes them.
     """
     backend = solver_backend()
     fit_tr = fit_trms = winners = blocks = 0.0
+    grid = [{"C": C} for C in Cs]
     for g in gammas:
         K = rbf_kernel(X, gamma=g)
         for k in sorted(k_values):
-            for tr, ms, _ in ThreeWaySplit(k, n_splits, seed).split(X):
-                trms = np.sort(np.concatenate([tr, ms]))
+            splits = [
+                (tr, np.sort(np.concatenate([tr, ms])))
+                for tr, ms, _ in ThreeWaySplit(k, n_splits, seed).split(X)
+            ]
+            winner = {"C": selected[k][0]} if selected[k][1] == g else None
+            # One kind of fit over all the splits, then the next kind, as CompleteKCV
+            # makes them; the C values of a split in one call.
+            for tr, _ in splits:
+                c = time.process_time()
+                fit_precomputed(K, y, grid, backend, fit_index=tr)
+                fit_tr += time.process_time() - c
+            for _, trms in splits:
+                c = time.process_time()
+                fit_precomputed(K, y, grid, backend, fit_index=trms)
+                fit_trms += time.process_time() - c
+            for _, trms in splits if winner else []:
+                c = time.process_time()
+                fit_precomputed(K, y, winner, backend, fit_index=trms)
+                winners += time.process_time() - c
+            for tr, trms in splits:
                 K_tr = np.ascontiguousarray(K[np.ix_(tr, tr)])
-                K_trms = np.ascontiguousarray(K[np.ix_(trms, trms)])
-                for C in Cs:
-                    params = {"C": C}
+                c = time.process_time()
+                fit_precomputed(K_tr, y[tr], grid, backend)
+                blocks += time.process_time() - c
+                if winner:
+                    K_trms = np.ascontiguousarray(K[np.ix_(trms, trms)])
                     c = time.process_time()
-                    fit_precomputed(K, y, params, backend, fit_index=tr)
-                    fit_tr += time.process_time() - c
-                    c = time.process_time()
-                    fit_precomputed(K_tr, y[tr], params, backend)
+                    fit_precomputed(K_trms, y[trms], winner, backend)
                     blocks += time.process_time() - c
-                    c = time.process_time()
-                    fit_precomputed(K, y, params, backend, fit_index=trms)
-                    dt = time.process_time() - c
-                    fit_trms += dt
-                    if selected[k] == (C, g):
-                        winners += dt
-                        c = time.process_time()
-                        fit_precomputed(K_trms, y[trms], params, backend)
-                        blocks += time.process_time() - c
     return fit_tr + winners, fit_tr + fit_trms, blocks
 
 
@@ -189,7 +201,8 @@ def bench(name: str, realisation: int, repeats: int, two_cores: bool) -> dict:
         "floor_blocks": [],
     }
     for _ in range(repeats):
-        base, _, c = timed(lambda: plain_loop(*args, grid.delta, seed))
+        with threadpool_limits(limits=1):  # one core: no BLAS thread spinning beside it
+            base, _, c = timed(lambda: plain_loop(*args, grid.delta, seed))
         runs["loop"].append(c)
         m1, w, c = timed(lambda: ckcv(1))
         runs["ckcv1"].append(c)
@@ -201,7 +214,8 @@ def bench(name: str, realisation: int, repeats: int, two_cores: bool) -> dict:
         for k in grid.k_values:
             p = m1.cv_results_["params"][m1.selected_index(k)]
             selected[k] = (p["C"], p["gamma"])
-        floor, old_floor, floor_blocks = solver_floors(*args, seed, selected)
+        with threadpool_limits(limits=1):
+            floor, old_floor, floor_blocks = solver_floors(*args, seed, selected)
         runs["floor"].append(floor)
         runs["old_floor"].append(old_floor)
         runs["floor_blocks"].append(floor_blocks)

@@ -61,7 +61,7 @@ from joblib import Parallel, delayed, effective_n_jobs
 from scipy import sparse
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.exceptions import DataConversionWarning
-from sklearn.metrics.pairwise import rbf_kernel
+from sklearn.metrics.pairwise import euclidean_distances, rbf_kernel
 from sklearn.model_selection import ParameterGrid
 from sklearn.svm import SVC
 from sklearn.utils.class_weight import compute_class_weight
@@ -358,7 +358,7 @@ def _libsvm_agrees() -> bool:
         ev = np.setdiff1d(np.arange(40), fit)
         pooled = _pool_fit(K, t, fit, y[fit], classes, params)
         block = _libsvm_fit(_block(K, fit, fit), t[fit], y[fit], classes, params)
-        [labels] = _pool_predict(K[ev], fit, [pooled], [params])
+        labels = _pool_predict(K[ev], fit, [pooled], [params])[:, 0]
         return bool(
             np.array_equal(np.unique(y)[ours.astype(int)], svc.predict(K))
             and np.array_equal(model[3], svc._dual_coef_)
@@ -398,10 +398,14 @@ def _class_index(y: np.ndarray, classes: np.ndarray) -> np.ndarray:
     return np.searchsorted(classes, y).astype(np.float64)
 
 
+_UNIT_WEIGHTS = np.ones(2)
+_UNIT_WEIGHTS.flags.writeable = False
+
+
 def _class_weight(class_weight: Any, classes: np.ndarray, y_fit: np.ndarray) -> np.ndarray:
     """The per-class weights SVC computes: from the *labels* of the fitting set."""
     if class_weight is None:
-        return np.ones(len(classes))
+        return _UNIT_WEIGHTS if len(classes) == 2 else np.ones(len(classes))
     return compute_class_weight(class_weight, classes=classes, y=y_fit)
 
 
@@ -434,53 +438,72 @@ def _libsvm_fit(K_fit, t_fit, y_fit, classes, p, sample_weight=None) -> tuple:
     )
 
 
-def _pool_fit(K: np.ndarray, t: np.ndarray, fit: np.ndarray, y_fit, classes, p) -> tuple:
-    """libsvm's model on the points ``fit`` (sorted) of the pool, reading ``K`` in place.
+def _gaussian_kernels(X: np.ndarray, gammas: Sequence[float]) -> list[np.ndarray]:
+    """``[rbf_kernel(X, gamma=g) for g in gammas]``, bit for bit, from one distance matrix.
+
+    ``rbf_kernel`` computes ``exp(-g * D)`` from the squared distances ``D``;
+    computing ``D`` once saves a product and the input checks per gamma.
+    """
+    D = euclidean_distances(X, squared=True)
+    out = []
+    for g in gammas:
+        K = D * -g
+        np.exp(K, out=K)
+        out.append(K)
+    return out
+
+
+def _pool_weight(n: int, fit: np.ndarray) -> np.ndarray:
+    """Sample weights that make libsvm fit on the points ``fit`` (sorted) of the pool, in place.
 
     The other points get weight zero. libsvm drops them, keeps the rest in
     pool order and reads each kernel value at its pool index, so the model
     (``support`` as positions in ``fit``) is bit for bit the one fit on
     ``K[np.ix_(fit, fit)]``, without copying that block.
     """
-    weight = np.zeros(len(t))
+    weight = np.zeros(n)
     weight[fit] = 1.0
-    return _libsvm_fit(K, t, y_fit, classes, p, sample_weight=weight)
+    return weight
+
+
+def _pool_fit(K: np.ndarray, t: np.ndarray, fit: np.ndarray, y_fit, classes, p) -> tuple:
+    """libsvm's model on the points ``fit`` of the pool (:func:`_pool_weight`)."""
+    return _libsvm_fit(K, t, y_fit, classes, p, sample_weight=_pool_weight(len(t), fit))
 
 
 #: Decision values within ``_SIGN_SLACK (terms + 2) eps A`` of 0 are left to libsvm: eps
 #: is twice the unit roundoff, so this is four times the sum of both error bounds.
 _SIGN_SLACK = 8.0
+_EPS = float(np.finfo(np.float64).eps)
 
 
-def _pool_predict(K_rows: np.ndarray, fit: np.ndarray, models: list, params: list) -> list:
-    """Labels (0., 1.) libsvm predicts with each model, from ``K_rows`` = K(points, whole pool).
+def _pool_predict(K_rows: np.ndarray, fit: np.ndarray, models: list, params: list) -> np.ndarray:
+    """Labels (0., 1.) libsvm predicts, one column per model, from ``K_rows`` = K(points, pool).
 
     One matrix product gives every decision value. libsvm sums the same
     terms in another order; each sum is within ``(terms + 1) u A`` of the
     exact value, with ``A = sum |c_i K_i| + |b|`` and ``u`` the unit roundoff
-    (Higham, *Accuracy and Stability of Numerical Algorithms*, sec. 3.1). A
-    decision value further than twice that from 0 has libsvm's sign; the few
-    rows closer to 0 are predicted by libsvm itself, so the labels are libsvm's
-    exactly. Needs ``K_rows >= 0`` (a Gaussian kernel).
+    (Higham, *Accuracy and Stability of Numerical Algorithms*, sec. 3.1), and
+    ``A <= sum |c_i| + |b|`` because a Gaussian kernel lies in [0, 1]. A
+    decision value further than twice that from 0 has libsvm's sign; the rare
+    ones closer to 0 are predicted by libsvm itself, so the labels are libsvm's
+    exactly. Needs ``0 <= K_rows <= 1``.
     """
     n, r = K_rows.shape[1], len(models)
-    coef = np.zeros((n, 2 * r))
+    coef = np.zeros((n, r))
     for j, model in enumerate(models):
-        sv = fit[model[0]]
-        coef[sv, j] = model[3][0]
-        coef[sv, r + j] = np.abs(model[3][0])
-    prod = K_rows @ coef
-    slack = _SIGN_SLACK * (n + 2) * np.finfo(np.float64).eps
-    out = []
-    for j, (model, p) in enumerate(zip(models, params, strict=True)):
-        b = model[4][0]
-        dec = prod[:, j] + b
-        pred = np.where(dec > 0, 0.0, 1.0)  # libsvm: label 0 if the decision is > 0
-        unsure = np.flatnonzero(np.abs(dec) <= slack * (prod[:, r + j] + abs(b)))
-        if unsure.size:
-            pred[unsure] = _libsvm_predict(_block(K_rows, unsure, fit), model, p)
-        out.append(pred)
-    return out
+        coef[fit[model[0]], j] = model[3][0]
+    b = np.array([model[4][0] for model in models])
+    dec = K_rows @ coef
+    dec += b
+    pred = (dec <= 0).astype(np.float64)  # libsvm: label 0 if the decision is > 0
+    tol = _SIGN_SLACK * (n + 2) * _EPS * (np.abs(coef).sum(axis=0) + np.abs(b))
+    unsure = np.abs(dec) <= tol
+    if unsure.any():
+        for j in np.flatnonzero(unsure.any(axis=0)):
+            rows = np.flatnonzero(unsure[:, j])
+            pred[rows, j] = _libsvm_predict(_block(K_rows, rows, fit), models[j], params[j])
+    return pred
 
 
 def _libsvm_call(fn, K: np.ndarray, model: tuple, p: Mapping) -> np.ndarray:
@@ -520,14 +543,16 @@ def _svc_defaults() -> dict:
 def fit_precomputed(
     K: np.ndarray,
     y: np.ndarray,
-    params: Mapping | None = None,
+    params: Mapping | Sequence[Mapping] | None = None,
     backend: str | None = None,
-    fit_index: np.ndarray | None = None,
+    fit_index: Any = None,
 ) -> Any:
-    """Fit one C-SVC on a precomputed kernel, as the fast path of :class:`CompleteKCV` does.
+    """Fit C-SVCs on a precomputed kernel, as the fast path of :class:`CompleteKCV` does.
 
-    It is the one solve that the MS phase repeats for every (grid point, k,
-    split), exposed so that a benchmark can time the solver alone.
+    It is the solve that the MS phase repeats for every (grid point, k,
+    split), exposed so that a benchmark can time the solver alone. Several
+    parameter settings fit on one fitting set share its preparation, as the
+    grid points of a split do in :class:`CompleteKCV`.
 
     Parameters
     ----------
@@ -536,9 +561,10 @@ def fit_precomputed(
         ``fit_index``).
     y : numpy.ndarray of shape (n,)
         The labels of the rows of ``K``; two classes among the fitted points.
-    params : mapping or None
+    params : mapping, list of mappings, or None
         Parameters of ``SVC`` (``C``, ``class_weight``, ``tol``, ...); the
-        kernel is ``"precomputed"`` whatever is given.
+        kernel is ``"precomputed"`` whatever is given. A list fits one model
+        per mapping.
     backend : {"libsvm", "svc"} or None
         ``None``: :func:`solver_backend`. ``"libsvm"`` raises if that solver is
         not available.
@@ -550,22 +576,29 @@ def fit_precomputed(
 
     Returns
     -------
-    object
-        The fitted model: libsvm's raw arrays, or an ``SVC``.
+    object or list
+        The fitted model (libsvm's raw arrays, or an ``SVC``); a list of them
+        if ``params`` is a list.
 
     Examples
     --------
     >>> import numpy as np
     >>> from sklearn.metrics.pairwise import rbf_kernel
     >>> X = np.array([[0.0], [0.1], [0.5], [1.0], [1.1]]); y = np.array([0, 0, 1, 1, 1])
-    >>> model = fit_precomputed(rbf_kernel(X, gamma=1.0), y, {"C": 10.0}, fit_index=[0, 1, 3, 4])
-    >>> model is not None
-    True
+    >>> K = rbf_kernel(X, gamma=1.0)
+    >>> models = fit_precomputed(K, y, [{"C": 1.0}, {"C": 10.0}], fit_index=[0, 1, 3, 4])
+    >>> len(models)
+    2
     """
     backend = solver_backend() if backend is None else backend
     if backend not in ("svc", "libsvm") or (backend == "libsvm" and not _libsvm_agrees()):
         raise ValueError(f"backend must be None, 'svc' or (if available) 'libsvm', got {backend!r}")
-    p = {**_svc_defaults(), **dict(params or {}), "kernel": "precomputed"}
+    many = isinstance(params, (list, tuple))
+    defaults = _svc_defaults()
+    ps = [
+        {**defaults, **dict(q or {}), "kernel": "precomputed"}
+        for q in (params if many else [params])
+    ]
     if fit_index is not None:
         fit_index = np.asarray(fit_index)
         if (
@@ -581,15 +614,19 @@ def fit_precomputed(
                 f"[0, {len(y)}), got {fit_index!r}"
             )
     if backend == "svc":
-        if fit_index is None:
-            return SVC(**p).fit(K, y)
-        return SVC(**p).fit(_block(K, fit_index, fit_index), y[fit_index])
-    if fit_index is None:
+        if fit_index is not None:
+            K, y = _block(K, fit_index, fit_index), y[fit_index]
+        models = [SVC(**p).fit(K, y) for p in ps]
+    elif fit_index is None:
         classes = np.unique(y)
-        return _libsvm_fit(K, _class_index(y, classes), y, classes, p)
-    y_fit = y[fit_index]
-    classes = np.unique(y_fit)
-    return _pool_fit(K, _class_index(y, classes), fit_index, y_fit, classes, p)
+        t = _class_index(y, classes)
+        models = [_libsvm_fit(K, t, y, classes, p) for p in ps]
+    else:
+        y_fit = y[fit_index]
+        classes = np.unique(y_fit)
+        t, weight = _class_index(y, classes), _pool_weight(len(y), fit_index)
+        models = [_libsvm_fit(K, t, y_fit, classes, p, sample_weight=weight) for p in ps]
+    return models if many else models[0]
 
 
 @functools.cache
@@ -667,7 +704,7 @@ def _precomputed_chunk(K, y, base_params, points, splits, phase, keep, backend) 
 
     ``phase="ms"`` fits on TR and counts on MS; ``"ee"`` fits on TR u MS and
     counts on EE, keeping the model of the points with ``keep[j]``. With
-    libsvm the kernel is read in place (:func:`_pool_fit`, :func:`_pool_predict`);
+    libsvm the kernel is read in place (:func:`_pool_weight`, :func:`_pool_predict`);
     with the public SVC the blocks of a split are sliced once and shared by the points.
     """
     classes = np.unique(y)
@@ -683,15 +720,15 @@ def _precomputed_chunk(K, y, base_params, points, splits, phase, keep, backend) 
         fit = tr if phase == "ms" else np.sort(np.concatenate([tr, ms]))
         ev = ms if phase == "ms" else ee
         if backend == "libsvm":
-            models = [_pool_fit(K, t, fit, y[fit], classes, p) for p in ps]
-            preds = _pool_predict(K.take(ev, axis=0), fit, models, ps)
+            weight, y_fit = _pool_weight(len(y), fit), y[fit]
+            models = [_libsvm_fit(K, t, y_fit, classes, p, sample_weight=weight) for p in ps]
+            pred, t_ev = _pool_predict(K.take(ev, axis=0), fit, models, ps), t[ev]
+            # Mismatches of 0/1 labels: sum(pred) + sum(t) - 2 t.pred (exact in floats).
+            errors = (pred.sum(axis=0) + t_ev.sum() - 2.0 * (t_ev @ pred)).astype(int).tolist()
             out.append(
                 [
-                    (
-                        int(np.count_nonzero(pred != t[ev])),
-                        _PrecomputedSVC(model, p, classes) if kept else None,
-                    )
-                    for model, pred, p, kept in zip(models, preds, ps, keep, strict=True)
+                    (e, _PrecomputedSVC(model, p, classes) if kept else None)
+                    for e, model, p, kept in zip(errors, models, ps, keep, strict=True)
                 ]
             )
             continue
@@ -1083,14 +1120,21 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         if fast:
             base = clone(estimator).set_params(kernel="precomputed")
             base_params = base.get_params()
-            for p in points:  # validate once here: the tasks skip scikit-learn's checks
-                SVC(**{**base_params, **p, "gamma": "scale"})._validate_params()
+            # Validate here (the tasks skip scikit-learn's checks): each parameter has
+            # its own constraints, so each distinct value of each key once.
+            seen: set = set()
+            for p in points:
+                for key, value in p.items():
+                    if key != "gamma" and (key, repr(value)) not in seen:
+                        seen.add((key, repr(value)))
+                        SVC(**{**base_params, key: value, "gamma": "scale"})._validate_params()
+            SVC(**{**base_params, "gamma": "scale"})._validate_params()
             gammas = sorted({p["gamma"] for p in points}, key=[p["gamma"] for p in points].index)
             group_of = [gammas.index(p["gamma"]) for p in points]
             ctx.update(
                 base_params=base_params,
                 backend=solver_backend(),
-                kernels=[rbf_kernel(X, gamma=g) for g in gammas],
+                kernels=_gaussian_kernels(X, gammas),
                 sub_points=[{key: v for key, v in p.items() if key != "gamma"} for p in points],
             )
         else:

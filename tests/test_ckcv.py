@@ -474,6 +474,35 @@ def test_fit_precomputed_public_solver():
         fit_precomputed(K, y, {"C": 2.0}, backend="cuda")
 
 
+def test_fit_precomputed_on_the_pool_is_the_block_fit():
+    from sklearn.metrics.pairwise import rbf_kernel
+
+    from cvbook.ckcv import fit_precomputed, solver_backend
+
+    X, y = make_data(40)
+    K = rbf_kernel(X, gamma=0.5)
+    idx = np.arange(0, 40, 3)
+    block = np.ascontiguousarray(K[np.ix_(idx, idx)])
+    if solver_backend() == "libsvm":
+        pooled = fit_precomputed(K, y, {"C": 2.0}, "libsvm", fit_index=idx)
+        for a, b in zip(pooled, fit_precomputed(block, y[idx], {"C": 2.0}, "libsvm"), strict=True):
+            np.testing.assert_array_equal(a, b)
+    svc = fit_precomputed(K, y, {"C": 2.0}, "svc", fit_index=idx)
+    ref = fit_precomputed(block, y[idx], {"C": 2.0}, "svc")
+    np.testing.assert_array_equal(svc.dual_coef_, ref.dual_coef_)
+
+
+@pytest.mark.parametrize("bad", [[5, 2], [0.0, 1.0], [3], [0, 40], [-1, 2], [[0, 1]]])
+def test_fit_precomputed_refuses_a_bad_fit_index(bad):
+    from sklearn.metrics.pairwise import rbf_kernel
+
+    from cvbook.ckcv import fit_precomputed
+
+    X, y = make_data(40)
+    with pytest.raises(ValueError, match="fit_index must hold at least 2 strictly increasing"):
+        fit_precomputed(rbf_kernel(X), y, fit_index=bad)
+
+
 # ------------------------------------ the pool form of the fast path, bit for bit
 libsvm = pytest.importorskip("sklearn.svm._libsvm")
 
@@ -506,10 +535,25 @@ def test_pool_fit_and_predict_are_the_block_fit_and_libsvm_predict(seed, n, gamm
     block = ckcv._libsvm_fit(K[np.ix_(fit, fit)], t[fit], y[fit], classes, p)
     for a, b in zip(pooled, block, strict=True):
         np.testing.assert_array_equal(a, b)
-    [labels] = ckcv._pool_predict(K[ev], fit, [pooled], [p])
-    np.testing.assert_array_equal(labels, ckcv._libsvm_predict(K[np.ix_(ev, fit)], block, p))
+    p2 = {**p, "C": 10 * C}  # a second model: one column each
+    second = ckcv._pool_fit(K, t, fit, y[fit], classes, p2)
+    labels = ckcv._pool_predict(K[ev], fit, [pooled, second], [p, p2])
+    K_ev = K[np.ix_(ev, fit)]
+    np.testing.assert_array_equal(labels[:, 0], ckcv._libsvm_predict(K_ev, block, p))
+    np.testing.assert_array_equal(labels[:, 1], ckcv._libsvm_predict(K_ev, second, p2))
     svc = SVC(kernel="precomputed", C=C, class_weight=class_weight).fit(K[np.ix_(fit, fit)], y[fit])
-    np.testing.assert_array_equal(classes[labels.astype(int)], svc.predict(K[np.ix_(ev, fit)]))
+    np.testing.assert_array_equal(classes[labels[:, 0].astype(int)], svc.predict(K_ev))
+
+
+def test_gaussian_kernels_are_rbf_kernel_bit_for_bit():
+    from sklearn.metrics.pairwise import rbf_kernel
+
+    import cvbook.ckcv as ckcv
+
+    X = np.random.default_rng(3).normal(size=(57, 6)) * [1, 10, 0.1, 1, 1, 3]
+    gammas = [1e-4, 0.0123, np.float64(0.7), 5.0]
+    for K, g in zip(ckcv._gaussian_kernels(X, gammas), gammas, strict=True):
+        np.testing.assert_array_equal(K, rbf_kernel(X, gamma=g))
 
 
 def test_pool_predict_leaves_the_doubtful_signs_to_libsvm(monkeypatch):
@@ -529,10 +573,10 @@ def test_pool_predict_leaves_the_doubtful_signs_to_libsvm(monkeypatch):
     calls = []
     real = ckcv._libsvm_predict
     monkeypatch.setattr(ckcv, "_libsvm_predict", lambda *a: calls.append(a[0].shape) or real(*a))
-    np.testing.assert_array_equal(ckcv._pool_predict(K[ev], fit, [model], [p])[0], expected)
+    np.testing.assert_array_equal(ckcv._pool_predict(K[ev], fit, [model], [p])[:, 0], expected)
     assert calls == [(1, 2)]  # only the tied row went to libsvm
     monkeypatch.setattr(ckcv, "_SIGN_SLACK", 1e300)
-    np.testing.assert_array_equal(ckcv._pool_predict(K[ev], fit, [model], [p])[0], expected)
+    np.testing.assert_array_equal(ckcv._pool_predict(K[ev], fit, [model], [p])[:, 0], expected)
     assert calls[-1] == (2, 2)
 
 
