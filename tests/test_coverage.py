@@ -630,6 +630,7 @@ def test_command_line_names_a_bad_option(tmp_path, capsys):
     assert "k_values must be >= 3" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # about 35 s in all: make unit-fast skips it, make test runs it
 @pytest.mark.parametrize("name", COMMITTED)
 def test_committed_large_run_reproduces(repo_root, name):
     """The committed records: their first repetitions are recomputed, to the last bits.
