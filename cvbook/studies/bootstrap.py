@@ -1,0 +1,309 @@
+"""Chapter 9's experiments: the bootstrap family against cross-validation, on known truth.
+
+One repetition (:func:`bootstrap_trial`) draws a data set ``S`` of ``m`` points from a
+distribution whose risk is known, fits the learner on it, records the risk ``L(f_S)`` of
+that model, and computes on ``S`` every estimate of :data:`ESTIMATES`: the out-of-bag
+``Err^(1)``, .632 and .632+ (:mod:`cvbook.bootstrap`), stratified K-fold for K = 2, 5
+and 10, 10-fold repeated five times, and leave-one-out. It also draws, for each training
+size in ``target_sizes``, an independent data set of that size and records the risk of the
+model fitted on it: over repetitions, its mean is the learner's expected risk ``Err_n`` at
+that size, the target of an estimate whose models train on ``n`` points.
+
+:func:`bootstrap_study` repeats the trial over independent data sets with
+:func:`cvbook.simulation.repeat` (identical results for any ``n_jobs``).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from sklearn.base import clone
+from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+from sklearn.model_selection import (
+    GridSearchCV,
+    LeaveOneOut,
+    RepeatedStratifiedKFold,
+    StratifiedKFold,
+)
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.svm import SVC
+from sklearn.tree import DecisionTreeClassifier
+
+from .. import simulation
+from .._checks import check_int, check_random_state
+from ..bootstrap import bootstrap_estimates
+from ..datasets.synthetic import Ringnorm, TwoGaussians, Twonorm, true_risk
+
+__all__ = [
+    "ESTIMATES",
+    "LEARNERS",
+    "BootstrapStudy",
+    "NoInformation",
+    "bootstrap_study",
+    "bootstrap_trial",
+    "make_learner",
+]
+
+#: The estimates a trial computes, in the order of the chapter's tables.
+ESTIMATES: tuple[str, ...] = ("oob", ".632", ".632+", "cv2", "cv5", "cv10", "cv10x5", "loo")
+
+#: The learners of the chapter: stable, unstable, and tuned.
+LEARNERS: tuple[str, ...] = ("lda", "1nn", "tree", "svc")
+
+
+@dataclass(frozen=True)
+class NoInformation:
+    """Labels independent of the inputs: every classifier's risk is exactly 1/2.
+
+    ``x ~ N(0, I_dim)``; a sample of ``m`` points holds ``m // 2`` points of each class
+    (``-1`` and ``+1``; one more ``+1`` when ``m`` is odd) in random order, as in the
+    example of *The Elements of Statistical Learning*, section 7.11.
+
+    Examples
+    --------
+    >>> X, y = NoInformation(dim=3).sample(6, random_state=0)
+    >>> X.shape, int((y == 1).sum())
+    ((6, 3), 3)
+    >>> NoInformation().risk
+    0.5
+    """
+
+    dim: int = 2
+
+    def __post_init__(self) -> None:
+        check_int(self.dim, "dim", minimum=1)
+
+    @property
+    def risk(self) -> float:
+        """The risk of any classifier: 1/2."""
+        return 0.5
+
+    def sample(self, m: int, random_state: Any = None) -> tuple[np.ndarray, np.ndarray]:
+        """``m`` points with balanced labels drawn independently of ``x``."""
+        m = check_int(m, "m", minimum=2)
+        rng = check_random_state(random_state)
+        y = np.where(np.arange(m) < m // 2, -1, 1)
+        return rng.standard_normal((m, self.dim)), rng.permutation(y)
+
+
+def make_distribution(name: str) -> Any:
+    """The chapter's distributions: ``"twogaussians"``, ``"twonorm"``, ``"ringnorm"``,
+    ``"noinformation"``.
+
+    Examples
+    --------
+    >>> type(make_distribution("noinformation")).__name__
+    'NoInformation'
+    """
+    table = {
+        "twogaussians": lambda: TwoGaussians(separation=2.0, dim=2),
+        "twonorm": lambda: Twonorm(dim=20),
+        "ringnorm": lambda: Ringnorm(dim=20),
+        "noinformation": lambda: NoInformation(dim=2),
+    }
+    if not isinstance(name, str) or name not in table:
+        raise ValueError(f"distribution must be one of {sorted(table)}, got {name!r}")
+    return table[name]()
+
+
+def make_learner(name: str) -> Any:
+    """The learner called ``name`` (one of :data:`LEARNERS`).
+
+    ``"lda"`` linear discriminant analysis (stable); ``"1nn"`` one nearest neighbour and
+    ``"tree"`` a fully grown decision tree (unstable, zero training error); ``"svc"`` a
+    Gaussian-kernel SVM whose ``C`` and ``gamma`` are tuned by an inner stratified
+    3-fold grid search on each training set.
+
+    Examples
+    --------
+    >>> type(make_learner("1nn")).__name__
+    'KNeighborsClassifier'
+    """
+    if name == "lda":
+        return LinearDiscriminantAnalysis()
+    if name == "1nn":
+        return KNeighborsClassifier(n_neighbors=1)
+    if name == "tree":
+        return DecisionTreeClassifier(random_state=0)
+    if name == "svc":
+        grid = {"C": [0.1, 1.0, 10.0, 100.0], "gamma": [0.01, 0.1, 1.0]}
+        return GridSearchCV(SVC(), grid, cv=StratifiedKFold(3))
+    raise ValueError(f"learner must be one of {list(LEARNERS)}, got {name!r}")
+
+
+def _risk(model: Any, distribution: Any, fresh: tuple[np.ndarray, np.ndarray] | None) -> float:
+    """``L(f)``: exactly 1/2 on :class:`NoInformation`, else :func:`true_risk` (exact for a
+    linear rule on two Gaussians, else the error on the shared fresh sample)."""
+    if isinstance(distribution, NoInformation):
+        return distribution.risk
+    return true_risk(model, distribution, sample=fresh)
+
+
+def _seeded(learner: Any, rng: np.random.Generator) -> Any:
+    """A clone whose own randomness (a tree's tie-breaking) comes from ``rng``."""
+    est = clone(learner)
+    if "random_state" in est.get_params():
+        est.set_params(random_state=int(rng.integers(2**32)))
+    return est
+
+
+def _cv_error(est: Any, X: np.ndarray, y: np.ndarray, cv: Any) -> float:
+    """The mean over folds of the fold error rates (what ``1 - cross_val_score`` gives with
+    accuracy; a plain loop, without ``cross_val_score``'s per-fold overhead)."""
+    errors = [
+        float(np.mean(clone(est).fit(X[tr], y[tr]).predict(X[te]) != y[te]))
+        for tr, te in cv.split(X, y)
+    ]
+    return float(np.mean(errors))
+
+
+def bootstrap_trial(
+    rng: np.random.Generator,
+    distribution: Any,
+    learner: Any,
+    m: int,
+    n_bootstraps: int = 50,
+    target_sizes: Sequence[int] = (),
+    n_fresh: int = 20_000,
+) -> dict[str, float]:
+    """One data set: every estimate of :data:`ESTIMATES`, the risk of ``f_S``, and one
+    draw of the risk at each training size in ``target_sizes``.
+
+    Returns
+    -------
+    dict
+        ``risk`` (``L(f_S)``), ``train`` (training error of ``f_S``), the estimates by
+        name, and ``err_at_<n>`` for each ``n`` in ``target_sizes``.
+
+    Examples
+    --------
+    >>> out = bootstrap_trial(np.random.default_rng(0), TwoGaussians(),
+    ...                       LinearDiscriminantAnalysis(), 30, n_bootstraps=10, target_sizes=(15,))
+    >>> sorted(out)[:4]
+    ['.632', '.632+', 'cv10', 'cv10x5']
+    """
+    X, y = distribution.sample(m, random_state=rng)
+    needs_fresh = not isinstance(distribution, NoInformation) and not isinstance(
+        distribution, TwoGaussians
+    )
+    fresh = distribution.sample(n_fresh, random_state=rng) if needs_fresh else None
+    est = _seeded(learner, rng)
+    model = clone(est).fit(X, y)
+    out: dict[str, float] = {"risk": _risk(model, distribution, fresh)}
+    boot = bootstrap_estimates(
+        est, X, y, n_bootstraps=n_bootstraps, random_state=rng.integers(2**32)
+    )
+    out["train"], out["oob"], out[".632"], out[".632+"] = (
+        boot.err_train,
+        boot.err1,
+        boot.err632,
+        boot.err632plus,
+    )
+    with warnings.catch_warnings():  # a class smaller than K: StratifiedKFold warns, copes
+        warnings.simplefilter("ignore", UserWarning)
+        for k in (2, 5, 10):
+            cv = StratifiedKFold(k, shuffle=True, random_state=int(rng.integers(2**32)))
+            out[f"cv{k}"] = _cv_error(est, X, y, cv)
+        seed = int(rng.integers(2**32))
+        out["cv10x5"] = _cv_error(
+            est, X, y, RepeatedStratifiedKFold(n_splits=10, n_repeats=5, random_state=seed)
+        )
+    out["loo"] = _cv_error(est, X, y, LeaveOneOut())
+    for n in target_sizes:
+        Xn, yn = distribution.sample(int(n), random_state=rng)
+        out[f"err_at_{int(n)}"] = _risk(clone(est).fit(Xn, yn), distribution, fresh)
+    return out
+
+
+@dataclass(frozen=True)
+class BootstrapStudy:
+    """The trials of :func:`bootstrap_study`, one array per quantity.
+
+    Attributes
+    ----------
+    values : dict of str to ndarray of shape (R,)
+        ``risk``, ``train``, every estimate of :data:`ESTIMATES` and ``err_at_<n>``.
+    m : int
+    learner, distribution : str
+    """
+
+    values: dict[str, np.ndarray]
+    m: int
+    learner: str
+    distribution: str
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        return self.values[key]
+
+    @property
+    def n_repeats(self) -> int:
+        """``R``, the number of data sets."""
+        return len(self.values["risk"])
+
+    def bias(self, estimate: str, target: str = "risk") -> simulation.Paired:
+        """Mean of ``estimate - target`` with its SE over the data sets. Against ``risk``
+        this is the bias for ``Err_m`` (the mean of ``L(f_S)``); against ``err_at_<n>``,
+        for ``Err_n``."""
+        return simulation.paired_difference(self.values[estimate], self.values[target])
+
+    def squared_errors(self, estimate: str) -> np.ndarray:
+        """``(estimate - L(f_S))**2`` per data set: its mean is the MSE for ``L(f_S)``."""
+        return (self.values[estimate] - self.values["risk"]) ** 2
+
+    def rmse(self, estimate: str) -> float:
+        """Root mean squared error for ``L(f_S)`` over the data sets."""
+        return float(np.sqrt(np.mean(self.squared_errors(estimate))))
+
+    def mse_difference(self, a: str, b: str) -> simulation.Paired:
+        """Paired difference of the squared errors of ``a`` and ``b`` for ``L(f_S)``: a
+        negative mean says ``a`` is closer to the risk of the model fitted on ``S``."""
+        return simulation.paired_difference(self.squared_errors(a), self.squared_errors(b))
+
+
+def bootstrap_study(
+    distribution: str,
+    learner: str,
+    m: int,
+    n_repeats: int,
+    n_bootstraps: int = 50,
+    target_sizes: Sequence[int] = (),
+    random_state: Any = None,
+    n_jobs: int | None = None,
+    n_fresh: int = 20_000,
+    progress: bool = False,
+) -> BootstrapStudy:
+    """Repeat :func:`bootstrap_trial` on ``n_repeats`` independent data sets.
+
+    Examples
+    --------
+    >>> st = bootstrap_study("noinformation", "1nn", 20, n_repeats=3, n_bootstraps=10,
+    ...                      random_state=0)
+    >>> st.n_repeats, float(st["risk"][0]), float(st["train"].max())
+    (3, 0.5, 0.0)
+    """
+    dist = make_distribution(distribution)
+    est = make_learner(learner)
+    m = check_int(m, "m", minimum=10)
+    n_repeats = check_int(n_repeats, "n_repeats", minimum=2)
+    n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=2)
+    sizes = tuple(check_int(n, "target_sizes", minimum=4) for n in target_sizes)
+    rows = simulation.repeat(
+        bootstrap_trial,
+        n_repeats,
+        random_state=random_state,
+        n_jobs=n_jobs,
+        progress=progress,
+        desc=f"{learner}, m={m}",
+        distribution=dist,
+        learner=est,
+        m=m,
+        n_bootstraps=n_bootstraps,
+        target_sizes=sizes,
+        n_fresh=n_fresh,
+    )
+    values = {k: np.array([r[k] for r in rows], dtype=float) for k in rows[0]}
+    return BootstrapStudy(values=values, m=m, learner=learner, distribution=distribution)
