@@ -154,6 +154,12 @@ class BootstrapEstimates:
     weight : float
         ``w = 0.632 / (1 - 0.368 R')``: where ``Err^(1) <= gamma``, .632+ is
         ``(1 - w) err + w Err^(1)``.
+    err_boot : float
+        The simple bootstrap estimate (*The Elements of Statistical Learning*, (7.54)):
+        the mean over samples of each sample's model's error on all of ``S``, points it
+        was trained on included. Shown for its failure, not for use.
+    out_of_bag_share : float
+        The mean share of ``S`` left out of a sample (about ``(1 - 1/m)**m``).
     n_bootstraps : int
         ``B``.
     n_never_out : int
@@ -170,6 +176,8 @@ class BootstrapEstimates:
     gamma: float
     relative_overfitting: float
     weight: float
+    err_boot: float
+    out_of_bag_share: float
     n_bootstraps: int
     n_never_out: int
 
@@ -365,6 +373,7 @@ def bootstrap_estimates(
     losses = np.full((B, m), np.nan)
     for b, ((_, test), p) in enumerate(zip(splits, preds, strict=True)):
         losses[b, test] = per_point(y[test], p[test])
+    err_boot = float(np.mean([per_point(y, p).mean() for p in preds]))
     counts = np.sum(~np.isnan(losses), axis=0)
     seen = counts > 0
     if not np.any(seen):
@@ -388,6 +397,8 @@ def bootstrap_estimates(
         gamma=float(gamma),
         relative_overfitting=float(r),
         weight=float(weight),
+        err_boot=err_boot,
+        out_of_bag_share=float(np.mean([len(test) for _, test in splits]) / m),
         n_bootstraps=B,
         n_never_out=int(np.sum(~seen)),
     )

@@ -50,7 +50,8 @@ def _by_hand(estimator, X, y, splits, loss):
     e1 = min(err1, gamma)
     r = (e1 - err) / (gamma - err) if (err1 > err and gamma > err) else 0.0
     plus = err632 + (e1 - err) * (0.368 * 0.632 * r) / (1 - 0.368 * r)
-    return err, err1, err632, gamma, plus
+    boot = sum(q(y[i], p[i]) for p in preds for i in range(m)) / (m * len(preds))
+    return err, err1, err632, gamma, plus, boot
 
 
 @pytest.mark.parametrize(
@@ -68,7 +69,8 @@ def test_estimates_equal_the_papers_formulas(estimator, loss, informative):
         y = X[:, 0] + np.random.default_rng(1).normal(size=len(y))
     splits = list(BootstrapSplit(25, random_state=4).split(X))
     est = bootstrap_estimates(estimator, X, y, loss=loss, splits=splits)
-    err, err1, err632, gamma, plus = _by_hand(estimator, X, y, splits, loss)
+    err, err1, err632, gamma, plus, boot = _by_hand(estimator, X, y, splits, loss)
+    assert est.err_boot == pytest.approx(boot, abs=1e-12)
     assert est.err_train == pytest.approx(err, abs=1e-12)
     assert est.err1 == pytest.approx(err1, abs=1e-12)
     assert est.err632 == pytest.approx(err632, abs=1e-12)
@@ -88,7 +90,7 @@ def test_capping_when_err1_exceeds_gamma():
             break
     else:
         pytest.fail("no draw with Err^(1) > gamma among 40 seeds")
-    _, _, _, _, plus = _by_hand(KNeighborsClassifier(3), X, y, splits, "zero_one")
+    _, _, _, _, plus, _ = _by_hand(KNeighborsClassifier(3), X, y, splits, "zero_one")
     assert est.relative_overfitting == 1.0
     assert est.err632plus == pytest.approx(plus, abs=1e-12)
     assert est.err632plus <= est.err1
@@ -199,3 +201,19 @@ def test_labels_and_shapes_are_checked():
     with pytest.warns(Warning):
         est = bootstrap_estimates(LinearDiscriminantAnalysis(), X, y[:, None], 10, random_state=0)
     assert est == bootstrap_estimates(LinearDiscriminantAnalysis(), X, y, 10, random_state=0)
+
+
+def test_tuned_svc_chooses_as_grid_search():
+    from sklearn.model_selection import GridSearchCV, StratifiedKFold
+    from sklearn.svm import SVC
+
+    from cvbook.studies.bootstrap import TunedSVC
+
+    for seed in range(3):
+        X, y = _data(40, seed=seed)
+        mine = TunedSVC().fit(X, y)
+        ref = GridSearchCV(
+            SVC(), {"C": [0.1, 1.0, 10.0], "gamma": [0.1, 0.5, 2.0]}, cv=StratifiedKFold(3)
+        ).fit(X, y)
+        assert mine.best_params_ == ref.best_params_
+        np.testing.assert_array_equal(mine.predict(X), ref.predict(X))
