@@ -15,9 +15,11 @@ that size, the target of an estimate whose models train on ``n`` points.
 
 from __future__ import annotations
 
+import gzip
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -36,6 +38,7 @@ from .. import simulation
 from .._checks import check_int, check_random_state
 from ..bootstrap import bootstrap_estimates
 from ..datasets.synthetic import Ringnorm, TwoGaussians, Twonorm, true_risk
+from ..provenance import atomic_write
 
 __all__ = [
     "ESTIMATES",
@@ -46,6 +49,9 @@ __all__ = [
     "bootstrap_study",
     "bootstrap_trial",
     "make_learner",
+    "no_information_trial",
+    "read_study",
+    "write_study",
 ]
 
 #: The estimates a trial computes, in the order of the chapter's tables.
@@ -277,6 +283,35 @@ def bootstrap_trial(
     return out
 
 
+def no_information_trial(
+    rng: np.random.Generator, m: int, n_bootstraps: int = 50, dim: int = 2
+) -> dict[str, float]:
+    """One data set of the classic failure: 1-NN on :class:`NoInformation` (true risk 1/2).
+
+    Returns the training error, the simple bootstrap ``err_boot``, ``Err^(1)``, .632,
+    .632+, the no-information rate ``gamma``, the out-of-bag share and the LOO error.
+
+    Examples
+    --------
+    >>> out = no_information_trial(np.random.default_rng(0), 20, n_bootstraps=10)
+    >>> out["train"], out["gamma"]
+    (0.0, 0.5)
+    """
+    X, y = NoInformation(dim=dim).sample(m, random_state=rng)
+    nn = KNeighborsClassifier(n_neighbors=1)
+    b = bootstrap_estimates(nn, X, y, n_bootstraps=n_bootstraps, random_state=rng.integers(2**32))
+    return {
+        "train": b.err_train,
+        "boot": b.err_boot,
+        "oob": b.err1,
+        ".632": b.err632,
+        ".632+": b.err632plus,
+        "gamma": b.gamma,
+        "share": b.out_of_bag_share,
+        "loo": _cv_error(nn, X, y, LeaveOneOut()),
+    }
+
+
 @dataclass(frozen=True)
 class BootstrapStudy:
     """The trials of :func:`bootstrap_study`, one array per quantity.
@@ -333,8 +368,12 @@ def bootstrap_study(
     n_jobs: int | None = None,
     n_fresh: int = 20_000,
     progress: bool = False,
+    checkpoint: Any = None,
 ) -> BootstrapStudy:
     """Repeat :func:`bootstrap_trial` on ``n_repeats`` independent data sets.
+
+    ``checkpoint`` is a folder where every finished data set is saved at once (see
+    :func:`cvbook.simulation.repeat`): the same call resumes from it.
 
     Examples
     --------
@@ -362,6 +401,44 @@ def bootstrap_study(
         n_bootstraps=n_bootstraps,
         target_sizes=sizes,
         n_fresh=n_fresh,
+        checkpoint=checkpoint,
     )
     values = {k: np.array([r[k] for r in rows], dtype=float) for k in rows[0]}
     return BootstrapStudy(values=values, m=m, learner=learner, distribution=distribution)
+
+
+def write_study(path: Any, study: BootstrapStudy) -> None:
+    """Write a study's values to ``path`` (a gzip CSV, one row per data set, floats written
+    with 17 significant digits so that :func:`read_study` gives them back bit for bit),
+    atomically.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> st = bootstrap_study("twogaussians", "lda", 20, n_repeats=2, n_bootstraps=5,
+    ...                      random_state=0)
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     write_study(pathlib.Path(tmp) / "lda_m20.csv.gz", st)
+    ...     back = read_study(pathlib.Path(tmp) / "lda_m20.csv.gz")
+    >>> all(np.array_equal(back[k], st[k]) for k in st.values), back.learner, back.m
+    (True, 'lda', 20)
+    """
+    names = list(study.values)
+    header = f"# distribution={study.distribution} learner={study.learner} m={study.m}\n"
+    lines = [header, ",".join(names) + "\n"]
+    rows = np.column_stack([study.values[k] for k in names])
+    lines += [",".join(f"{v:.17g}" for v in row) + "\n" for row in rows]
+    data = gzip.compress("".join(lines).encode(), mtime=0)
+    atomic_write(Path(path), lambda tmp: Path(tmp).write_bytes(data))
+
+
+def read_study(path: Any) -> BootstrapStudy:
+    """Read what :func:`write_study` wrote."""
+    text = gzip.decompress(Path(path).read_bytes()).decode().splitlines()
+    meta = dict(item.split("=", 1) for item in text[0][2:].split())
+    names = text[1].split(",")
+    rows = np.array([[float(v) for v in line.split(",")] for line in text[2:]])
+    values = {k: rows[:, j].copy() for j, k in enumerate(names)}
+    return BootstrapStudy(
+        values=values, m=int(meta["m"]), learner=meta["learner"], distribution=meta["distribution"]
+    )

@@ -1,0 +1,116 @@
+"""The long run behind chapter 9: the bootstrap family against cross-validation.
+
+``python -m cvbook.runs.bootstrap --out results/bootstrap`` runs
+:func:`cvbook.studies.bootstrap.bootstrap_study` for every learner and size asked for and
+writes, per (learner, m), ``<out>/<learner>_m<m>.csv.gz`` (:func:`write_study`), then
+``<out>/provenance.json`` (command, parameters, package versions, commit, wall time per
+part). Every file is written atomically. Each finished data set is saved at once under
+``<out>/parts/``; the same command, re-run after an interruption, resumes from there and
+skips the parts already written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..provenance import atomic_write_text, git_commit, git_dirty, package_versions
+from ..studies.bootstrap import LEARNERS, bootstrap_study, write_study
+
+__all__ = ["main"]
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command line: run the studies and save them with their provenance.
+
+    Examples
+    --------
+    >>> main(["--help"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    SystemExit: 0
+    """
+    parser = argparse.ArgumentParser(
+        prog="python -m cvbook.runs.bootstrap",
+        description="Bootstrap estimates and cross-validation against the known risk.",
+    )
+    parser.add_argument("--out", required=True, help="output folder")
+    parser.add_argument("--distribution", default="twogaussians")
+    parser.add_argument("--learners", nargs="+", choices=LEARNERS, default=["lda", "1nn"])
+    parser.add_argument("--m", type=_positive_int, nargs="+", default=[20, 40])
+    parser.add_argument("--n-repeats", type=_positive_int, default=1000)
+    parser.add_argument("--n-bootstraps", type=_positive_int, default=50)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--n-jobs", type=int, default=1)
+    parser.add_argument("--no-progress", action="store_true")
+    args = parser.parse_args(argv)
+    if args.n_jobs == 0:
+        parser.error("argument --n-jobs: must be a nonzero integer (-1 for every core)")
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        parser.error(f"argument --out: {str(out)!r} exists and is not a folder")
+    commit, dirty = git_commit(), git_dirty()  # the code that runs: read before the run
+    wall = {}
+    for learner in args.learners:
+        for m in args.m:
+            name = f"{learner}_m{m}"
+            target = out / f"{name}.csv.gz"
+            if target.exists():
+                continue
+            start = time.time()
+            sizes = sorted({m // 2, round(0.632 * m), m - m // 5, m - m // 10, m})
+            try:
+                study = bootstrap_study(
+                    args.distribution,
+                    learner,
+                    m,
+                    args.n_repeats,
+                    n_bootstraps=args.n_bootstraps,
+                    target_sizes=sizes,
+                    random_state=args.seed,
+                    n_jobs=args.n_jobs,
+                    progress=not args.no_progress,
+                    checkpoint=out / "parts" / name,
+                )
+            except ValueError as err:  # a bad value: one line naming it
+                parser.error(str(err))
+            write_study(target, study)
+            shutil.rmtree(out / "parts" / name)
+            wall[name] = round(time.time() - start, 1)
+    old = out / "provenance.json"
+    previous = json.loads(old.read_text())["wall_time_by_part_s"] if old.exists() else {}
+    provenance = {
+        "command": "python -m cvbook.runs.bootstrap "
+        + " ".join(sys.argv[1:] if argv is None else list(argv)),
+        "parameters": {k: v for k, v in vars(args).items() if k != "no_progress"},
+        "versions": package_versions(),
+        "commit": commit,
+        "uncommitted_package_files": dirty,
+        "wall_time_by_part_s": {**previous, **wall},
+        "cpu_count": os.cpu_count(),
+        "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+    }
+    atomic_write_text(out / "provenance.json", json.dumps(provenance, indent=1) + "\n")
+    if (out / "parts").exists() and not any((out / "parts").iterdir()):
+        (out / "parts").rmdir()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
