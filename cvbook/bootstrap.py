@@ -32,8 +32,11 @@ from sklearn.base import clone
 
 from ._checks import (
     ArgumentTypeError,
+    check_1d_labels,
+    check_bool,
     check_int,
     check_random_state,
+    check_same_length,
     check_xy,
 )
 from .risk import LOSSES
@@ -61,6 +64,10 @@ class BootstrapSplit:
     random_state : seed, optional
         Any of cvbook's five kinds of seed (see :func:`cvbook._checks.check_random_state`);
         an int gives the same samples every time.
+    stratify : bool, default=False
+        Draw each sample class by class, ``m_c`` points with replacement from the ``m_c``
+        points of class ``c`` (``split`` then needs ``y``): every sample keeps the class
+        counts of ``S``, so no model is fitted on one class, as with stratified K-fold.
 
     Examples
     --------
@@ -71,10 +78,13 @@ class BootstrapSplit:
     True
     """
 
-    def __init__(self, n_bootstraps: int = 200, random_state: Any = None) -> None:
+    def __init__(
+        self, n_bootstraps: int = 200, random_state: Any = None, stratify: bool = False
+    ) -> None:
         self.n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=1)
         check_random_state(random_state, "random_state")
         self.random_state = random_state
+        self.stratify = check_bool(stratify, "stratify")
 
     def get_n_splits(self, X: Any = None, y: Any = None, groups: Any = None) -> int:
         """``B``, the number of bootstrap samples."""
@@ -86,8 +96,21 @@ class BootstrapSplit:
         if m < 2:
             raise ValueError(f"X must have at least 2 rows for a bootstrap, got {m}")
         rng = check_random_state(self.random_state, "random_state")
+        if self.stratify:
+            if y is None:
+                raise ValueError("y is needed to split with stratify=True")
+            y = check_1d_labels(y, "y")
+            check_same_length(("X", X), ("y", y))
+            classes = [np.flatnonzero(y == c) for c in np.unique(y)]
         for _ in range(self.n_bootstraps):
-            train = rng.integers(0, m, size=m)
+            if self.stratify:
+                train = np.sort(
+                    np.concatenate(
+                        [idx[rng.integers(0, len(idx), size=len(idx))] for idx in classes]
+                    )
+                )
+            else:
+                train = rng.integers(0, m, size=m)
             in_bag = np.zeros(m, dtype=bool)
             in_bag[train] = True
             yield train, np.flatnonzero(~in_bag)
@@ -303,6 +326,7 @@ def bootstrap_estimates(
     random_state: Any = None,
     n_jobs: int | None = None,
     splits: Any = None,
+    stratify: bool = False,
 ) -> BootstrapEstimates:
     """The out-of-bag (leave-one-out bootstrap), .632 and .632+ estimates of the risk.
 
@@ -322,6 +346,8 @@ def bootstrap_estimates(
         The ``B`` fits run in parallel with joblib; the estimates do not depend on it.
     splits : iterable of (train, test), optional
         Use these samples (e.g. mlxtend's ``BootstrapOutOfBag``) instead of drawing them.
+    stratify : bool, default=False
+        Draw the samples class by class (:class:`BootstrapSplit`); ignored with ``splits``.
 
     Returns
     -------
@@ -365,7 +391,8 @@ def bootstrap_estimates(
     name = _loss_name(loss)
     per_point = LOSSES[name]
     if splits is None:
-        splits = BootstrapSplit(n_bootstraps, random_state=random_state).split(X)
+        splits = BootstrapSplit(n_bootstraps, random_state=random_state, stratify=stratify)
+        splits = splits.split(X, y)
     splits = _check_splits(splits, len(y))
     m, B = len(y), len(splits)
     preds = _replicates(estimator, X, y, splits, n_jobs)

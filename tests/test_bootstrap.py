@@ -217,3 +217,19 @@ def test_tuned_svc_chooses_as_grid_search():
         ).fit(X, y)
         assert mine.best_params_ == ref.best_params_
         np.testing.assert_array_equal(mine.predict(X), ref.predict(X))
+
+
+def test_stratified_samples_keep_the_class_counts():
+    X, y = _data(30, seed=4)
+    counts = np.bincount(y)
+    for train, test in BootstrapSplit(20, random_state=0, stratify=True).split(X, y):
+        np.testing.assert_array_equal(np.bincount(y[train], minlength=2), counts)
+        assert np.intersect1d(train, test).size == 0
+        assert np.union1d(train, test).size == len(y)
+    with pytest.raises(ValueError, match="y"):
+        next(BootstrapSplit(2, stratify=True).split(X))
+    with pytest.raises(TypeError, match="stratify"):
+        BootstrapSplit(2, stratify="yes")
+    a = bootstrap_estimates(LinearDiscriminantAnalysis(), X, y, 10, random_state=0, stratify=True)
+    b = bootstrap_estimates(LinearDiscriminantAnalysis(), X, y, 10, random_state=0)
+    assert a != b

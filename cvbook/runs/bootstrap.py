@@ -3,8 +3,8 @@
 ``python -m cvbook.runs.bootstrap --out results/bootstrap`` runs
 :func:`cvbook.studies.bootstrap.bootstrap_study` for every learner and size asked for and
 writes, per (learner, m), ``<out>/<learner>_m<m>.csv.gz`` (:func:`write_study`), then
-``<out>/provenance.json`` (command, parameters, package versions, commit, wall time per
-part). Every file is written atomically. Each finished data set is saved at once under
+``<out>/provenance.json`` (per part: command, parameters, package versions, commit,
+wall time). Every file is written atomically. Each finished data set is saved at once under
 ``<out>/parts/``; the same command, re-run after an interruption, resumes from there and
 skips the parts already written.
 """
@@ -34,6 +34,13 @@ def _positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
     return value
+
+
+def _record(path: Path, name: str, provenance: dict) -> None:
+    """Add one part's provenance to ``provenance.json`` (``{"parts": {name: ...}}``)."""
+    parts = json.loads(path.read_text())["parts"] if path.exists() else {}
+    parts[name] = provenance
+    atomic_write_text(path, json.dumps({"parts": parts}, indent=1, sort_keys=True) + "\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -66,7 +73,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if out.exists() and not out.is_dir():
         parser.error(f"argument --out: {str(out)!r} exists and is not a folder")
     commit, dirty = git_commit(), git_dirty()  # the code that runs: read before the run
-    wall = {}
+    command = "python -m cvbook.runs.bootstrap " + " ".join(
+        sys.argv[1:] if argv is None else list(argv)
+    )
+    parameters = {k: v for k, v in vars(args).items() if k != "no_progress"}
     for learner in args.learners:
         for m in args.m:
             name = f"{learner}_m{m}"
@@ -92,21 +102,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                 parser.error(str(err))
             write_study(target, study)
             shutil.rmtree(out / "parts" / name)
-            wall[name] = round(time.time() - start, 1)
-    old = out / "provenance.json"
-    previous = json.loads(old.read_text())["wall_time_by_part_s"] if old.exists() else {}
-    provenance = {
-        "command": "python -m cvbook.runs.bootstrap "
-        + " ".join(sys.argv[1:] if argv is None else list(argv)),
-        "parameters": {k: v for k, v in vars(args).items() if k != "no_progress"},
-        "versions": package_versions(),
-        "commit": commit,
-        "uncommitted_package_files": dirty,
-        "wall_time_by_part_s": {**previous, **wall},
-        "cpu_count": os.cpu_count(),
-        "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-    }
-    atomic_write_text(out / "provenance.json", json.dumps(provenance, indent=1) + "\n")
+            _record(
+                out / "provenance.json",
+                name,
+                {
+                    "command": command,
+                    "parameters": parameters,
+                    "target_sizes": sizes,
+                    "versions": package_versions(),
+                    "commit": commit,
+                    "uncommitted_package_files": dirty,
+                    "wall_time_s": round(time.time() - start, 1),
+                    "cpu_count": os.cpu_count(),
+                    "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+                },
+            )
     if (out / "parts").exists() and not any((out / "parts").iterdir()):
         (out / "parts").rmdir()
     return 0

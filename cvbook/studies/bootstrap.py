@@ -207,6 +207,16 @@ def _risk(model: Any, distribution: Any, fresh: tuple[np.ndarray, np.ndarray] | 
     return true_risk(model, distribution, sample=fresh)
 
 
+def _sample(distribution: Any, m: int, rng: np.random.Generator) -> tuple:
+    """``m`` i.i.d. points, redrawn while a class has fewer than 2 of them (then a training
+    part of LOO or of stratified K-fold would hold one class). At ``m = 20`` and prior 1/2
+    a redraw happens with probability ``21 / 2**19``, about 4e-5."""
+    while True:
+        X, y = distribution.sample(m, random_state=rng)
+        if np.unique(y, return_counts=True)[1].min() >= 2 and len(np.unique(y)) == 2:
+            return X, y
+
+
 def _seeded(learner: Any, rng: np.random.Generator) -> Any:
     """A clone whose own randomness (a tree's tie-breaking) comes from ``rng``."""
     est = clone(learner)
@@ -250,7 +260,7 @@ def bootstrap_trial(
     >>> sorted(out)[:4]
     ['.632', '.632+', 'cv10', 'cv10x5']
     """
-    X, y = distribution.sample(m, random_state=rng)
+    X, y = _sample(distribution, m, rng)
     needs_fresh = not isinstance(distribution, NoInformation) and not isinstance(
         distribution, TwoGaussians
     )
@@ -259,7 +269,7 @@ def bootstrap_trial(
     model = clone(est).fit(X, y)
     out: dict[str, float] = {"risk": _risk(model, distribution, fresh)}
     boot = bootstrap_estimates(
-        est, X, y, n_bootstraps=n_bootstraps, random_state=rng.integers(2**32)
+        est, X, y, n_bootstraps=n_bootstraps, random_state=rng.integers(2**32), stratify=True
     )
     out["train"], out["oob"], out[".632"], out[".632+"] = (
         boot.err_train,
@@ -278,7 +288,7 @@ def bootstrap_trial(
         )
     out["loo"] = _cv_error(est, X, y, LeaveOneOut())
     for n in target_sizes:
-        Xn, yn = distribution.sample(int(n), random_state=rng)
+        Xn, yn = _sample(distribution, int(n), rng)
         out[f"err_at_{int(n)}"] = _risk(clone(est).fit(Xn, yn), distribution, fresh)
     return out
 
@@ -299,6 +309,8 @@ def no_information_trial(
     """
     X, y = NoInformation(dim=dim).sample(m, random_state=rng)
     nn = KNeighborsClassifier(n_neighbors=1)
+    # Efron's plain bootstrap (classes balanced in S, so a one-class sample has
+    # probability about 2**(1 - m); 1-NN would cope anyway).
     b = bootstrap_estimates(nn, X, y, n_bootstraps=n_bootstraps, random_state=rng.integers(2**32))
     return {
         "train": b.err_train,
@@ -384,7 +396,7 @@ def bootstrap_study(
     """
     dist = make_distribution(distribution)
     est = make_learner(learner)
-    m = check_int(m, "m", minimum=10)
+    m = check_int(m, "m", minimum=20)  # stratified 10-fold needs a class of 10 points
     n_repeats = check_int(n_repeats, "n_repeats", minimum=2)
     n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=2)
     sizes = tuple(check_int(n, "target_sizes", minimum=4) for n in target_sizes)
