@@ -1,0 +1,103 @@
+"""What the bootstrap family costs against 10-fold cross-validation (chapter 9).
+
+For each learner, on one data set of ``--m`` points, the script times (CPU time of the
+process, BLAS on one thread, the fastest of ``--rounds`` runs, the two timed in
+alternation so that a busy moment of the shared machine hits both):
+
+* 10-fold cross-validation (:func:`sklearn.model_selection.cross_val_score`, 10 fits);
+* :func:`cvbook.bootstrap.bootstrap_estimates` with ``B`` = 50 and 200 samples (``B + 1``
+  fits, every point predicted by every sample's model);
+
+and prints the ratio of each to 10-fold in the same process. ``--json PATH`` keeps the
+record that chapter 9 reads.
+
+Usage::
+
+    python benchmarks/bench_bootstrap.py [--m 200] [--rounds 3] [--json PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+
+import numpy as np
+from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+from sklearn.model_selection import StratifiedKFold, cross_val_score
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.tree import DecisionTreeClassifier
+from threadpoolctl import threadpool_limits
+
+from cvbook.bootstrap import bootstrap_estimates
+from cvbook.datasets import TwoGaussians
+from cvbook.provenance import atomic_write_text, git_commit, package_versions
+
+LEARNERS = {
+    "lda": LinearDiscriminantAnalysis(),
+    "1nn": KNeighborsClassifier(n_neighbors=1),
+    "tree": DecisionTreeClassifier(random_state=0),
+}
+
+
+def _cpu(f) -> float:
+    start = time.process_time()
+    f()
+    return time.process_time() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--m", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--json", default=None)
+    args = parser.parse_args()
+    X, y = TwoGaussians(dim=5).sample(args.m, random_state=0)
+    results = {}
+    with threadpool_limits(1):
+        for name, est in LEARNERS.items():
+            cv = StratifiedKFold(10, shuffle=True, random_state=0)
+            jobs = {
+                "cv10": lambda est=est, cv=cv: cross_val_score(est, X, y, cv=cv),
+                "boot50": lambda est=est: bootstrap_estimates(est, X, y, 50, random_state=0),
+                "boot200": lambda est=est: bootstrap_estimates(est, X, y, 200, random_state=0),
+            }
+            times = {k: [] for k in jobs}
+            for _ in range(args.rounds):
+                for k, f in jobs.items():
+                    times[k].append(_cpu(f))
+            best = {k: min(v) for k, v in times.items()}
+            results[name] = {
+                "cpu_s": best,
+                "ratio_to_cv10": {k: best[k] / best["cv10"] for k in ("boot50", "boot200")},
+                "fits": {"cv10": 10, "boot50": 51, "boot200": 201},
+            }
+            print(
+                f"{name:>5}: 10-fold {best['cv10']:.3f} s | bootstrap B=50 "
+                f"{results[name]['ratio_to_cv10']['boot50']:.1f}x, B=200 "
+                f"{results[name]['ratio_to_cv10']['boot200']:.1f}x"
+            )
+    if args.json:
+        record = {
+            "script": "benchmarks/bench_bootstrap.py",
+            "m": args.m,
+            "rounds": args.rounds,
+            "results": results,
+            "provenance": {
+                "commit": git_commit(),
+                "versions": package_versions(),
+                "cpu_count": os.cpu_count(),
+                "load_average_after": os.getloadavg()[0],
+                "python": platform.python_version(),
+                "date_utc": time.strftime("%Y-%m-%dT%H:%M:%S+0000", time.gmtime()),
+                "clock": "process CPU time, BLAS on one thread, fastest of the rounds",
+            },
+        }
+        atomic_write_text(args.json, json.dumps(record, indent=1) + "\n")
+    assert all(np.isfinite(r["cpu_s"]["cv10"]) for r in results.values())
+
+
+if __name__ == "__main__":
+    main()
