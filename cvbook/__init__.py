@@ -25,7 +25,7 @@ module                         chapter
 :mod:`cvbook.runs.intervals`   7 -- the interval study: command line, records, resume
 =============================  ==========================================================
 
-Argument checks shared by every module live in ``cvbook._checks``.
+Argument checks shared by every module live in ``cvbook.validation``.
 """
 
 __version__ = "0.1.0"

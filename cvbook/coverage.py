@@ -57,7 +57,11 @@ from sklearn.model_selection import KFold, train_test_split
 from sklearn.svm import SVC
 
 from . import simulation
-from ._checks import (
+from .bounds import clopper_pearson_interval, clopper_pearson_upper
+from .ckcv import CompleteKCV
+from .datasets.synthetic import Ringnorm, TwoGaussians, Twonorm, true_risk
+from .simulation import repeat
+from .validation import (
     ArgumentTypeError,
     check_bool,
     check_distribution,
@@ -67,10 +71,6 @@ from ._checks import (
     check_open_unit,
     check_random_state,
 )
-from .bounds import clopper_pearson_interval, clopper_pearson_upper
-from .ckcv import CompleteKCV
-from .datasets.synthetic import Ringnorm, TwoGaussians, Twonorm, true_risk
-from .simulation import repeat
 
 __all__ = [
     "DISTRIBUTIONS",

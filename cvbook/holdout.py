@@ -9,7 +9,7 @@ only a mean, so that a chapter can show their spread.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,17 +17,18 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.model_selection import ShuffleSplit, StratifiedShuffleSplit, train_test_split
 
-from ._checks import (
+from .risk import Loss, count_errors, draw_sample, empirical_risk, model_risk, resolve_loss
+from .validation import (
     check_1d_labels,
     check_bool,
     check_candidates,
     check_distribution,
     check_int,
-    check_open_unit,
+    check_integer_array,
     check_random_state,
+    check_test_fraction,
     check_xy,
 )
-from .risk import LOSSES, count_errors, draw_sample, empirical_risk, model_risk
 
 __all__ = [
     "Selection",
@@ -41,8 +42,6 @@ __all__ = [
     "selection_trial",
     "stratified_indices",
 ]
-
-Loss = str | Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
 def clone_estimator(estimator: Any, name: str = "estimator") -> Any:
@@ -70,24 +69,9 @@ def clone_estimator(estimator: Any, name: str = "estimator") -> Any:
         ) from exc
 
 
-def _check_loss(loss: Any) -> Any:
-    if not callable(loss) and not (isinstance(loss, str) and loss in LOSSES):
-        raise ValueError(
-            f"loss must be one of {sorted(LOSSES)} or a callable returning "
-            f"per-point losses, got {loss!r}"
-        )
-    return loss
-
-
 def _split_seed(random_state: Any) -> np.random.RandomState:
     """The package's seed rule, as the RandomState scikit-learn's splitters take."""
     return check_random_state(random_state, to="randomstate")
-
-
-def _check_test_size(test_size: Any) -> float:
-    if isinstance(test_size, bool) or np.ndim(test_size) != 0:
-        raise ValueError(f"test_size must be a number strictly between 0 and 1, got {test_size!r}")
-    return float(check_open_unit(test_size, "test_size"))
 
 
 def holdout_split(
@@ -120,7 +104,7 @@ def holdout_split(
     >>> len(y_tr), len(y_va)
     (7, 3)
     """
-    test_size = _check_test_size(test_size)
+    test_size = check_test_fraction(test_size)
     stratify = check_bool(stratify, "stratify")
     X, y = check_xy(X, y)
     return tuple(
@@ -169,7 +153,7 @@ def holdout_risk(
     True
     """
     model = clone_estimator(estimator)
-    _check_loss(loss)
+    resolve_loss(loss)
     X_tr, X_va, y_tr, y_va = holdout_split(X, y, test_size, stratify, random_state)
     model.fit(X_tr, y_tr)
     return empirical_risk(y_va, model.predict(X_va), loss=loss)
@@ -213,10 +197,10 @@ def holdout_risks(
     >>> holdout_risks(LinearDiscriminantAnalysis(), X, y, n_splits=4, random_state=0).shape
     (4,)
     """
-    test_size = _check_test_size(test_size)
+    test_size = check_test_fraction(test_size)
     n_splits = check_int(n_splits, "n_splits", minimum=1)
     stratify = check_bool(stratify, "stratify")
-    _check_loss(loss)
+    resolve_loss(loss)
     X, y = check_xy(X, y)
     clone_estimator(estimator)
     splitter_cls = StratifiedShuffleSplit if stratify else ShuffleSplit
@@ -306,7 +290,7 @@ def holdout_select(
     """
     candidates = check_candidates(candidates)
     refit = check_bool(refit, "refit")
-    _check_loss(loss)
+    resolve_loss(loss)
     X_tr, X_va, y_tr, y_va = holdout_split(X, y, test_size, stratify, random_state)
     fitted, risks = [], []
     for est in candidates:
@@ -369,7 +353,7 @@ def stratified_indices(
     if isinstance(test_size, (int, np.integer)) and not isinstance(test_size, bool):
         n_test = int(test_size)
     else:
-        n_test = int(np.ceil(_check_test_size(test_size) * m))
+        n_test = int(np.ceil(check_test_fraction(test_size) * m))
     k = len(classes)
     if not k <= n_test <= m - k:
         raise ValueError(
@@ -396,7 +380,7 @@ def stratified_indices(
 
 def _check_trial_sizes(m: Any, test_size: Any) -> tuple[int, int]:
     m = check_int(m, "m", minimum=8)
-    n_val = int(np.ceil(_check_test_size(test_size) * m))
+    n_val = int(np.ceil(check_test_fraction(test_size) * m))
     if not 2 <= n_val <= m - 2:
         raise ValueError(
             f"test_size={test_size} leaves {n_val} of m={m} points to validate; "
@@ -618,7 +602,6 @@ def learning_curve_trial(
     >>> learning_curve_trial(0, TwoGaussians(), LinearDiscriminantAnalysis(), 40, [10, 40]).shape
     (2,)
     """
-    from ._checks import check_integer_array
 
     rng = check_random_state(rng, "rng")
     check_distribution(distribution)

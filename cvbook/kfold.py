@@ -33,19 +33,20 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.model_selection import KFold, StratifiedKFold
 
-from ._checks import (
+from .datasets.synthetic import monte_carlo_risk
+from .holdout import Selection, clone_estimator
+from .risk import Loss, empirical_risk
+from .simulation import Paired, paired_difference, repeat
+from .validation import (
     check_bool,
     check_candidates,
     check_cv,
+    check_finite_1d,
     check_float,
     check_int,
     check_random_state,
     check_xy,
 )
-from .datasets.synthetic import monte_carlo_risk
-from .holdout import Loss, Selection, clone_estimator
-from .risk import empirical_risk
-from .simulation import Paired, paired_difference, repeat
 
 __all__ = [
     "BiasVariance",
@@ -131,7 +132,7 @@ def make_kfold(
         Shuffle the points before cutting them into folds.
     random_state : None, int, Generator, RandomState or SeedSequence
         Seed of the shuffle (ignored when ``shuffle=False``), by the book's one seed rule
-        (``cvbook._checks.check_random_state``): an int gives scikit-learn's folds for
+        (``cvbook.validation.check_random_state``): an int gives scikit-learn's folds for
         that int; a Generator or SeedSequence seeds a RandomState from one draw.
 
     Returns
@@ -893,7 +894,7 @@ class KernelRidgeClassifier(ClassifierMixin, BaseEstimator):
         from sklearn.utils.validation import check_is_fitted
 
         check_is_fitted(self)
-        from ._checks import check_features
+        from .validation import check_features
 
         X = check_features(X, "X")
         if X.shape[1] != self.n_features_in_:
@@ -1177,15 +1178,6 @@ def selection_study(
 # --- paired comparisons and correlations -------------------------------------------------
 
 
-def _finite_1d(values: Any, name: str) -> np.ndarray:
-    from ._checks import check_finite
-
-    arr = check_finite(values, name)
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
-    return arr
-
-
 def correlation_interval(a: Any, b: Any, level: float = 0.95) -> tuple[float, float, float]:
     """Pearson correlation of ``a`` and ``b`` with its Fisher-z confidence interval.
 
@@ -1204,7 +1196,7 @@ def correlation_interval(a: Any, b: Any, level: float = 0.95) -> tuple[float, fl
     """
     from scipy import stats
 
-    a, b = _finite_1d(a, "a"), _finite_1d(b, "b")
+    a, b = check_finite_1d(a, "a"), check_finite_1d(b, "b")
     if a.shape != b.shape:
         raise ValueError(f"a and b must have the same length, got {a.size} and {b.size}")
     if a.size < 4:

@@ -36,7 +36,9 @@ from scipy.sparse import issparse
 from sklearn.base import clone
 from sklearn.model_selection import LeaveOneOut, cross_val_predict
 
-from ._checks import (
+from .risk import Loss, empirical_risk, resolve_loss
+from .simulation import paired_difference
+from .validation import (
     ArgumentTypeError,
     check_1d_labels,
     check_bool,
@@ -50,8 +52,6 @@ from ._checks import (
     check_random_state,
     check_same_length,
 )
-from .risk import LOSSES, Loss, empirical_risk
-from .simulation import paired_difference
 
 __all__ = [
     "check_kernel_problem",
@@ -239,7 +239,7 @@ def kernel_ridge_loo_predictions(
         ``> 0``; if ``K + alpha I`` is singular; or if a point has leverage
         ``H_ii = 1``.
     TypeError
-        (``cvbook._checks.ArgumentTypeError``, also a ``ValueError``) if
+        (``cvbook.validation.ArgumentTypeError``, also a ``ValueError``) if
         ``K``, ``y`` or ``alpha`` hold strings, booleans or complex numbers.
 
     Notes
@@ -498,7 +498,7 @@ def loo_risk(
     estimator,
     X: ArrayLike,
     y: ArrayLike,
-    loss: str | Loss = "zero_one",
+    loss: Loss = "zero_one",
     *,
     n_jobs: int | None = None,
 ) -> float:
@@ -535,8 +535,7 @@ def loo_risk(
     1.0
     """
     y = check_1d_labels(y, "y")
-    if not callable(loss) and not (isinstance(loss, str) and loss in LOSSES):
-        raise ValueError(f"loss must be one of {sorted(LOSSES)} or a callable, got {loss!r}")
+    resolve_loss(loss)
     pred = loo_predictions(estimator, X, y, n_jobs=n_jobs)
     return empirical_risk(y, pred, loss=loss)
 

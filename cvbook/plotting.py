@@ -13,7 +13,7 @@ from typing import Any
 import matplotlib as mpl
 import numpy as np
 
-from ._checks import ArgumentTypeError, check_finite, check_float, check_int, check_integer_array
+from .validation import ArgumentTypeError, check_finite, check_float, check_int, check_integer_array
 
 __all__ = ["COLORS", "mark_truth", "mean_std", "use_book_style"]
 
@@ -416,7 +416,7 @@ def estimate_boxplot(
     """
     from matplotlib.axes import Axes
 
-    from ._checks import ArgumentTypeError, check_bool, check_finite
+    from .validation import ArgumentTypeError, check_bool, check_finite
 
     if not isinstance(ax, Axes):
         raise ArgumentTypeError(

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ._checks import (
+from .validation import (
     ArgumentTypeError,
     check_1d_labels,
     check_distribution,
@@ -33,12 +33,15 @@ from ._checks import (
 
 __all__ = [
     "LOSSES",
+    "Loss",
+    "LossFunction",
     "absolute_losses",
     "count_errors",
     "draw_sample",
     "empirical_risk",
     "mean_se",
     "model_risk",
+    "resolve_loss",
     "sample_test_errors",
     "single_split",
     "split_sizes_trial",
@@ -46,7 +49,10 @@ __all__ = [
     "zero_one_losses",
 ]
 
-Loss = Callable[[np.ndarray, np.ndarray], np.ndarray]
+#: A loss: one per-point loss function ``(y_true, y_pred) -> losses``, or the name of one
+#: in :data:`LOSSES`. :func:`resolve_loss` turns either into the function.
+LossFunction = Callable[[np.ndarray, np.ndarray], np.ndarray]
+Loss = str | LossFunction
 
 
 def _labels(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -111,14 +117,21 @@ def absolute_losses(y_true: Any, y_pred: Any) -> np.ndarray:
     return np.abs(y_true - y_pred)
 
 
-LOSSES: dict[str, Loss] = {
+LOSSES: dict[str, LossFunction] = {
     "zero_one": zero_one_losses,
     "squared": squared_losses,
     "absolute": absolute_losses,
 }
 
 
-def _resolve(loss: str | Loss) -> Loss:
+def resolve_loss(loss: Loss) -> LossFunction:
+    """The per-point loss function named or given by ``loss`` (the one resolver of the package).
+
+    Examples
+    --------
+    >>> resolve_loss("squared") is squared_losses
+    True
+    """
     if callable(loss):
         return loss
     if not isinstance(loss, str) or loss not in LOSSES:
@@ -129,7 +142,7 @@ def _resolve(loss: str | Loss) -> Loss:
     return LOSSES[loss]
 
 
-def empirical_risk(y_true: Any, y_pred: Any, loss: str | Loss = "zero_one") -> float:
+def empirical_risk(y_true: Any, y_pred: Any, loss: Loss = "zero_one") -> float:
     """Mean loss over a sample: the empirical risk.
 
     Parameters
@@ -152,7 +165,7 @@ def empirical_risk(y_true: Any, y_pred: Any, loss: str | Loss = "zero_one") -> f
     >>> empirical_risk([0.0, 1.0], [0.5, 3.0], loss="squared")
     2.125
     """
-    fn = _resolve(loss)
+    fn = resolve_loss(loss)
     y_true, y_pred = _labels(y_true, y_pred)
     if y_true.size == 0:
         raise ValueError("y_true must hold at least one point, got an empty array")

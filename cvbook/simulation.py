@@ -23,8 +23,8 @@ import numpy as np
 from joblib import Parallel, delayed
 from tqdm import tqdm
 
-from ._checks import ArgumentTypeError, check_bool, check_finite, check_int, check_random_state
 from .provenance import atomic_write, atomic_write_text
+from .validation import ArgumentTypeError, check_bool, check_finite, check_int, check_random_state
 
 __all__ = ["Paired", "paired_difference", "repeat", "saved_repetitions", "spawn_generators"]
 
@@ -36,7 +36,7 @@ def spawn_generators(random_state: Any, n: int) -> list[np.random.Generator]:
 
     Generator ``i`` depends only on ``random_state`` and ``i``, never on how
     the work is scheduled. ``random_state`` follows the package's seed rule
-    (``cvbook._checks.check_random_state``): ``None``, an int in
+    (``cvbook.validation.check_random_state``): ``None``, an int in
     ``[0, 2**32)``, a ``SeedSequence`` (spawned from, as numpy does), or a
     ``Generator``/``RandomState`` (one draw from it seeds the root).
 

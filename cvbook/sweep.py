@@ -36,11 +36,11 @@ from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.svm import SVC
 
 from . import simulation
-from ._checks import ArgumentTypeError, check_int
 from .bounds import clopper_pearson_upper
 from .ckcv import CompleteKCV, ThreeWaySplit
 from .datasets.raetsch import RAETSCH_NAMES, load_raetsch, raetsch_info
 from .datasets.synthetic import Ringnorm, Twonorm
+from .validation import ArgumentTypeError, check_int
 
 __all__ = [
     "GENERATED",

@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from .._checks import (
+from ..validation import (
     check_1d_labels,
     check_distribution,
     check_features,

@@ -31,10 +31,10 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import ArgumentTypeError
 from ..coverage import DISTRIBUTIONS, LEARNERS, default_learner, run_coverage, summarize
 from ..provenance import atomic_write, atomic_write_text, git_commit, git_dirty, package_versions
 from ..simulation import saved_repetitions
+from ..validation import ArgumentTypeError
 
 __all__ = ["load_results", "main", "read_records", "save_results", "write_records"]
 

@@ -48,12 +48,11 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.svm import SVC
 from threadpoolctl import threadpool_limits
 
-from .._checks import check_int, check_open_unit
 from ..bounds import clopper_pearson_interval
 from ..compare import (
     COMPARISON_METHODS,
-    _differences_5x2,
     corrected_paired_ttest,
+    differences_5x2,
     five_by_two_splits,
     ftest_5x2cv_from_differences,
     mcnemar_holdout,
@@ -62,17 +61,17 @@ from ..compare import (
 from ..datasets.synthetic import Ringnorm, TwoGaussians, Twonorm, linear_rule, true_risk
 from ..intervals import (
     INTERVAL_METHODS,
-    _random_splits,
-    _rng,
     conservative_z_interval,
     corrected_t_interval,
     cv_wald_interval,
     holdout_interval,
     nested_cv_interval,
+    random_splits,
 )
 from ..provenance import atomic_write, atomic_write_text, git_commit, git_dirty, package_versions
 from ..simulation import paired_difference as simulation_paired_difference
 from ..simulation import repeat, saved_repetitions
+from ..validation import check_int, check_open_unit, check_rng
 
 __all__ = [
     "DESIGNS",
@@ -269,7 +268,7 @@ def interval_trial(
         seed = int(rng.integers(0, 2**31 - 1))
         ho = cfg["holdout"]
         n_test = round(ho["test_size"] * n)
-        ((train, _),) = _random_splits(y, 1, n_test, "zero_one", _rng(seed))
+        ((train, _),) = random_splits(y, 1, n_test, "zero_one", check_rng(seed))
         ho_risk, ho_se = risk(clone(est).fit(X[train], y[train]))
         results = [
             holdout_interval(est, X, y, method="wald", alpha=alpha, random_state=seed, **ho),
@@ -666,7 +665,7 @@ def comparison_trial(
         X, y = dist.sample(int(n), random_state=int(rng.integers(0, 2**31 - 1)))
         gap = true_risk(clone(est_a).fit(X, y), dist) - true_risk(clone(est_b).fit(X, y), dist)
         halves = five_by_two_splits(y, random_state=int(rng.integers(0, 2**31 - 1)))
-        p = _differences_5x2(est_a, est_b, X, y, "zero_one", halves)
+        p = differences_5x2(est_a, est_b, X, y, "zero_one", halves)
         _, p_t = ttest_5x2cv_from_differences(p)
         _, p_f = ftest_5x2cv_from_differences(p)
         rows.append((n, _TESTS.index("ttest_5x2cv"), p.mean(), p_t, gap, 20))
@@ -675,7 +674,7 @@ def comparison_trial(
         mc = mcnemar_holdout(est_a, est_b, X, y, test_size=mcnemar_test_size, random_state=seed)
         # the McNemar null is about the two fitted models it compares: record their gap
         n_test = round(mcnemar_test_size * n)
-        ((train, _),) = _random_splits(y, 1, n_test, "zero_one", _rng(seed))
+        ((train, _),) = random_splits(y, 1, n_test, "zero_one", check_rng(seed))
         mc_gap = true_risk(clone(est_a).fit(X[train], y[train]), dist) - true_risk(
             clone(est_b).fit(X[train], y[train]), dist
         )

@@ -33,7 +33,6 @@ from typing import Any
 from joblib import Parallel, delayed
 from tqdm import tqdm
 
-from .._checks import ArgumentTypeError, check_int
 from ..datasets.raetsch import RAETSCH_NAMES, load_raetsch, raetsch_info
 from ..provenance import atomic_write_text, git_commit, git_dirty, package_versions
 from ..sweep import (
@@ -45,6 +44,7 @@ from ..sweep import (
     run_one,
     summarise,
 )
+from ..validation import ArgumentTypeError, check_int
 
 __all__ = ["enrich_runs", "load_runs", "main", "run_sweep", "table_csv"]
 
