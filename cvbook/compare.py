@@ -28,7 +28,7 @@ import numpy as np
 from scipy import stats
 from sklearn.base import clone
 
-from .intervals import LOSSES, random_splits, split_losses
+from .intervals import INTERVAL_LOSSES, random_splits, split_losses
 from .validation import (
     check_alpha,
     check_data,
@@ -113,7 +113,7 @@ def five_by_two_splits(y: Any, loss: str = "zero_one", random_state=None) -> lis
     (5, [5, 5])
     """
     y = np.asarray(y)
-    check_option(loss, "loss", LOSSES)
+    check_option(loss, "loss", INTERVAL_LOSSES)
     n = len(y)
     if n < 4:
         raise ValueError(f"y must hold at least 4 points for a 5x2cv test, got {n}")
@@ -253,7 +253,7 @@ def paired_ttest_5x2cv(
     >>> r.difference < 0, r.p_value < 0.05, r.n_fits
     (True, True, 20)
     """
-    check_option(loss, "loss", LOSSES)
+    check_option(loss, "loss", INTERVAL_LOSSES)
     X, y, n = check_data(X, y)
     splits = _check_halves(
         five_by_two_splits(y, loss, random_state) if splits is None else splits, n
@@ -285,7 +285,7 @@ def combined_ftest_5x2cv(
     >>> r.difference, r.method                     # the same learner twice
     (0.0, 'ftest_5x2cv')
     """
-    check_option(loss, "loss", LOSSES)
+    check_option(loss, "loss", INTERVAL_LOSSES)
     X, y, n = check_data(X, y)
     splits = _check_halves(
         five_by_two_splits(y, loss, random_state) if splits is None else splits, n
@@ -413,7 +413,7 @@ def corrected_paired_ttest(
     >>> r.p_value < 0.05, r.df, r.n_fits
     (True, (14.0,), 30)
     """
-    check_option(loss, "loss", LOSSES)
+    check_option(loss, "loss", INTERVAL_LOSSES)
     X, y, n = check_data(X, y)
     n_splits = check_int(n_splits, "n_splits", minimum=2)
     n_test = check_test_count(test_size, n)

@@ -59,8 +59,8 @@ from .validation import (
 )
 
 __all__ = [
+    "INTERVAL_LOSSES",
     "INTERVAL_METHODS",
-    "LOSSES",
     "RiskInterval",
     "conservative_z_from_means",
     "conservative_z_interval",
@@ -86,7 +86,7 @@ def _squared(y_true: np.ndarray, y_pred: np.ndarray) -> np.ndarray:
 
 
 #: Pointwise losses by name: ``loss(y_true, y_pred)`` -> one loss per point.
-LOSSES: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+INTERVAL_LOSSES: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
     "zero_one": _zero_one,
     "squared": _squared,
 }
@@ -149,7 +149,7 @@ class RiskInterval:
 
 
 def _check_loss(loss: Any) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
-    return LOSSES[check_option(loss, "loss", LOSSES)]
+    return INTERVAL_LOSSES[check_option(loss, "loss", INTERVAL_LOSSES)]
 
 
 def _check_common(loss: Any, alpha: Any, X: Any, y: Any) -> tuple:

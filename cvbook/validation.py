@@ -29,20 +29,28 @@ import numpy as np
 __all__ = [
     "ArgumentTypeError",
     "check_1d_labels",
+    "check_alpha",
     "check_binary_labels",
     "check_bool",
     "check_cv",
+    "check_data",
     "check_distribution",
     "check_features",
     "check_finite",
+    "check_finite_1d",
     "check_float",
     "check_int",
     "check_integer_array",
+    "check_model",
     "check_not_complex",
     "check_open_unit",
+    "check_option",
     "check_random_state",
     "check_rng",
     "check_same_length",
+    "check_splitter_seed",
+    "check_test_count",
+    "check_test_fraction",
 ]
 
 
@@ -732,3 +740,41 @@ def check_finite_1d(values: Any, name: str) -> np.ndarray:
     if arr.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
     return arr
+
+
+def check_splitter_seed(random_state: Any) -> Any:
+    """``random_state`` checked by the one seed rule, in a form scikit-learn's splitters take.
+
+    None, an int and a RandomState pass unchanged (so an int gives scikit-learn's folds);
+    a Generator or SeedSequence becomes a RandomState seeded from one draw.
+
+    Examples
+    --------
+    >>> check_splitter_seed(3)
+    3
+    """
+    rs = check_random_state(
+        random_state,
+        to="seed"
+        if random_state is None or isinstance(random_state, (int, np.integer))
+        else "randomstate",
+    )
+    return rs
+
+
+def check_model(model: Any, name: str = "model") -> Any:
+    """A fitted classifier: anything with a ``predict`` method.
+
+    Examples
+    --------
+    >>> class Model:
+    ...     def predict(self, X):
+    ...         return X
+    >>> isinstance(check_model(Model()), Model)
+    True
+    """
+    if not callable(getattr(model, "predict", None)):
+        raise ArgumentTypeError(
+            f"{name} must be a fitted classifier with a predict method, got {type(model).__name__}"
+        )
+    return model

@@ -335,7 +335,7 @@ def test_identical_for_any_n_jobs(data):
     est = LinearDiscriminantAnalysis()
     for fn in (cv_wald_interval, corrected_t_interval, nested_cv_interval):
         assert fn(est, *data, random_state=3, n_jobs=1) == fn(est, *data, random_state=3, n_jobs=2)
-    from cvbook.runs.intervals import run_intervals
+    from cvbook.studies.intervals import run_intervals
 
     kw = dict(
         n_values=[40],
@@ -424,12 +424,8 @@ def _cp_lower(hits):
 
 
 def test_committed_run_backs_the_chapter_claims(committed):
-    from cvbook.runs.intervals import (
-        coverage_hits,
-        paired_difference,
-        paired_variance_test,
-        rejections,
-    )
+    from cvbook.stats import paired_difference, paired_variance_test
+    from cvbook.studies.intervals import coverage_hits, rejections
 
     cov, _, cmp_, _ = committed
     main = {"distribution": "twogaussians", "learner": "lda"}
@@ -438,7 +434,7 @@ def test_committed_run_backs_the_chapter_claims(committed):
     for method in ("holdout_cp", "nested_cv", "corrected_t", "conservative_z"):
         assert _cp_lower(coverage_hits(cov, method, "conditional", **main)) >= 0.90, method
     # nested CV covers L(f_S) more often than the naive K-fold Wald interval, paired
-    d, se = paired_difference(
+    d, se, _ = paired_difference(
         coverage_hits(cov, "nested_cv", "conditional", **main),
         coverage_hits(cov, "cv_wald", "conditional", **main),
     )
@@ -457,7 +453,7 @@ def test_committed_run_backs_the_chapter_claims(committed):
         m: cov["upper"][cov["method"] == m] - cov["lower"][cov["method"] == m]
         for m in ("conservative_z", "corrected_t")
     }
-    d, se = paired_difference(width["conservative_z"], width["corrected_t"])
+    d, se, _ = paired_difference(width["conservative_z"], width["corrected_t"])
     assert d / se >= 4
     # comparisons: every test keeps its level under the null; the corrected t has more power
     for test in ("ttest_5x2cv", "ftest_5x2cv", "mcnemar", "corrected_paired_t"):
@@ -467,5 +463,5 @@ def test_committed_run_backs_the_chapter_claims(committed):
     m = max(cmp_["n"].tolist())
     ct = rejections(cmp_, "corrected_paired_t", case="difference", n=m)
     for other in ("ttest_5x2cv", "mcnemar"):
-        d, se = paired_difference(ct, rejections(cmp_, other, case="difference", n=m))
+        d, se, _ = paired_difference(ct, rejections(cmp_, other, case="difference", n=m))
         assert d / se >= 4, other
