@@ -205,3 +205,12 @@ def test_no_module_getattr_main_block_private_import_or_e402():
                 private = [a.name for a in node.names if a.name.startswith("_")]
                 private = [p for p in private if p != "__version__"]
                 assert not private, f"{module} imports private names {private}"
+
+
+def test_the_checker_sees_a_function_level_import_from_above(monkeypatch):
+    """The floor test can fail: an import hidden in a function is found."""
+    fake = "def f():\n    from .studies.coverage import summarize\n    return summarize\n"
+    monkeypatch.setitem(TREES, "cvbook.kfold", ast.parse(fake))
+    assert "cvbook.studies.coverage" in imports_of("cvbook.kfold")
+    with pytest.raises(AssertionError, match="imports from above"):
+        test_no_import_from_a_higher_floor("cvbook.kfold")
