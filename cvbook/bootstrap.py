@@ -30,7 +30,8 @@ import numpy as np
 from joblib import Parallel, delayed
 from sklearn.base import clone
 
-from ._checks import (
+from .risk import LOSSES
+from .validation import (
     ArgumentTypeError,
     check_1d_labels,
     check_bool,
@@ -39,7 +40,6 @@ from ._checks import (
     check_same_length,
     check_xy,
 )
-from .risk import LOSSES
 
 __all__ = [
     "BootstrapEstimates",
@@ -62,7 +62,7 @@ class BootstrapSplit:
     n_bootstraps : int, default=200
         ``B``, the number of bootstrap samples.
     random_state : seed, optional
-        Any of cvbook's five kinds of seed (see :func:`cvbook._checks.check_random_state`);
+        Any of cvbook's five kinds of seed (see :func:`cvbook.validation.check_random_state`);
         an int gives the same samples every time.
     stratify : bool, default=False
         Draw each sample class by class, ``m_c`` points with replacement from the ``m_c``

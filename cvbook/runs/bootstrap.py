@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..provenance import atomic_write_text, git_commit, git_dirty, package_versions
-from ..studies.bootstrap import LEARNERS, bootstrap_study, write_study
+from ..studies.bootstrap import BOOTSTRAP_LEARNERS, bootstrap_study, write_study
 
 __all__ = ["main"]
 
@@ -59,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--out", required=True, help="output folder")
     parser.add_argument("--distribution", default="twogaussians")
-    parser.add_argument("--learners", nargs="+", choices=LEARNERS, default=["lda", "1nn"])
+    parser.add_argument("--learners", nargs="+", choices=BOOTSTRAP_LEARNERS, default=["lda", "1nn"])
     parser.add_argument("--m", type=_positive_int, nargs="+", default=[20, 40])
     parser.add_argument("--n-repeats", type=_positive_int, default=1000)
     parser.add_argument("--n-bootstraps", type=_positive_int, default=50)

@@ -34,23 +34,25 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
-from .. import simulation
-from .._checks import check_int, check_random_state
+from .. import simulation, stats
 from ..bootstrap import bootstrap_estimates
 from ..datasets.synthetic import Ringnorm, TwoGaussians, Twonorm, true_risk
 from ..provenance import atomic_write
+from ..validation import check_int, check_random_state
 
 __all__ = [
+    "BOOTSTRAP_LEARNERS",
     "ESTIMATES",
-    "LEARNERS",
     "BootstrapStudy",
     "NoInformation",
     "TunedSVC",
+    "bootstrap_learner",
     "bootstrap_study",
     "bootstrap_trial",
-    "make_learner",
     "no_information_trial",
+    "own_size",
     "read_study",
+    "summarize_study",
     "write_study",
 ]
 
@@ -58,7 +60,7 @@ __all__ = [
 ESTIMATES: tuple[str, ...] = ("oob", ".632", ".632+", "cv2", "cv5", "cv10", "cv10x5", "loo")
 
 #: The learners of the chapter: stable, unstable, and tuned.
-LEARNERS: tuple[str, ...] = ("lda", "1nn", "tree", "svc")
+BOOTSTRAP_LEARNERS: tuple[str, ...] = ("lda", "1nn", "tree", "svc")
 
 
 @dataclass(frozen=True)
@@ -96,13 +98,13 @@ class NoInformation:
         return rng.standard_normal((m, self.dim)), rng.permutation(y)
 
 
-def make_distribution(name: str) -> Any:
+def bootstrap_distribution(name: str) -> Any:
     """The chapter's distributions: ``"twogaussians"``, ``"twonorm"``, ``"ringnorm"``,
     ``"noinformation"``.
 
     Examples
     --------
-    >>> type(make_distribution("noinformation")).__name__
+    >>> type(bootstrap_distribution("noinformation")).__name__
     'NoInformation'
     """
     table = {
@@ -175,8 +177,8 @@ class TunedSVC(ClassifierMixin, BaseEstimator):
         return self.model_.predict(X)
 
 
-def make_learner(name: str) -> Any:
-    """The learner called ``name`` (one of :data:`LEARNERS`).
+def bootstrap_learner(name: str) -> Any:
+    """The learner called ``name`` (one of :data:`BOOTSTRAP_LEARNERS`).
 
     ``"lda"`` linear discriminant analysis (stable); ``"1nn"`` one nearest neighbour and
     ``"tree"`` a fully grown decision tree (unstable, zero training error); ``"svc"`` a
@@ -185,7 +187,7 @@ def make_learner(name: str) -> Any:
 
     Examples
     --------
-    >>> type(make_learner("1nn")).__name__
+    >>> type(bootstrap_learner("1nn")).__name__
     'KNeighborsClassifier'
     """
     if name == "lda":
@@ -196,7 +198,7 @@ def make_learner(name: str) -> Any:
         return DecisionTreeClassifier(random_state=0)
     if name == "svc":
         return TunedSVC()
-    raise ValueError(f"learner must be one of {list(LEARNERS)}, got {name!r}")
+    raise ValueError(f"learner must be one of {list(BOOTSTRAP_LEARNERS)}, got {name!r}")
 
 
 def _risk(model: Any, distribution: Any, fresh: tuple[np.ndarray, np.ndarray] | None) -> float:
@@ -349,11 +351,11 @@ class BootstrapStudy:
         """``R``, the number of data sets."""
         return len(self.values["risk"])
 
-    def bias(self, estimate: str, target: str = "risk") -> simulation.Paired:
+    def bias(self, estimate: str, target: str = "risk") -> stats.Paired:
         """Mean of ``estimate - target`` with its SE over the data sets. Against ``risk``
         this is the bias for ``Err_m`` (the mean of ``L(f_S)``); against ``err_at_<n>``,
         for ``Err_n``."""
-        return simulation.paired_difference(self.values[estimate], self.values[target])
+        return stats.paired_difference(self.values[estimate], self.values[target])
 
     def squared_errors(self, estimate: str) -> np.ndarray:
         """``(estimate - L(f_S))**2`` per data set: its mean is the MSE for ``L(f_S)``."""
@@ -363,10 +365,10 @@ class BootstrapStudy:
         """Root mean squared error for ``L(f_S)`` over the data sets."""
         return float(np.sqrt(np.mean(self.squared_errors(estimate))))
 
-    def mse_difference(self, a: str, b: str) -> simulation.Paired:
+    def mse_difference(self, a: str, b: str) -> stats.Paired:
         """Paired difference of the squared errors of ``a`` and ``b`` for ``L(f_S)``: a
         negative mean says ``a`` is closer to the risk of the model fitted on ``S``."""
-        return simulation.paired_difference(self.squared_errors(a), self.squared_errors(b))
+        return stats.paired_difference(self.squared_errors(a), self.squared_errors(b))
 
 
 def bootstrap_study(
@@ -394,8 +396,8 @@ def bootstrap_study(
     >>> st.n_repeats, float(st["risk"][0]), float(st["train"].max())
     (3, 0.5, 0.0)
     """
-    dist = make_distribution(distribution)
-    est = make_learner(learner)
+    dist = bootstrap_distribution(distribution)
+    est = bootstrap_learner(learner)
     m = check_int(m, "m", minimum=20)  # stratified 10-fold needs a class of 10 points
     n_repeats = check_int(n_repeats, "n_repeats", minimum=2)
     n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=2)
@@ -417,6 +419,59 @@ def bootstrap_study(
     )
     values = {k: np.array([r[k] for r in rows], dtype=float) for k in rows[0]}
     return BootstrapStudy(values=values, m=m, learner=learner, distribution=distribution)
+
+
+def own_size(estimate: str, m: int) -> int:
+    """The training size whose expected risk ``Err_n`` an estimate aims at.
+
+    The out-of-bag ``Err^(1)`` scores models that saw about ``0.632 m`` distinct points;
+    K-fold's models train on ``m - m/K`` points (``m // K`` folds rounded as the study's
+    ``target_sizes`` are); .632, .632+ and leave-one-out aim at ``m`` (LOO's
+    ``m - 1`` is taken as ``m``).
+
+    Examples
+    --------
+    >>> [own_size(e, 40) for e in ESTIMATES]
+    [25, 40, 40, 20, 32, 36, 36, 40]
+    """
+    if estimate == "oob":
+        return round(0.632 * m)
+    if estimate in ("cv2", "cv5", "cv10", "cv10x5"):
+        k = int(estimate[2:].split("x")[0])
+        return m - m // k
+    if estimate in (".632", ".632+", "loo"):
+        return m
+    raise ValueError(f"estimate must be one of {list(ESTIMATES)}, got {estimate!r}")
+
+
+def summarize_study(study: BootstrapStudy) -> list[dict[str, Any]]:
+    """One row per estimate: mean and SD over the data sets, bias for ``Err_m`` and for
+    ``Err_n`` at its own training size (each a :class:`~cvbook.stats.Paired`), and
+    RMSE for ``L(f_S)``.
+
+    Examples
+    --------
+    >>> st = bootstrap_study("twogaussians", "lda", 20, n_repeats=3, n_bootstraps=5,
+    ...                      target_sizes=(10, 13, 16, 18, 20), random_state=0)
+    >>> [r["estimate"] for r in summarize_study(st)][:3]
+    ['oob', '.632', '.632+']
+    """
+    rows = []
+    for e in ESTIMATES:
+        n = own_size(e, study.m)
+        key = f"err_at_{n}"
+        rows.append(
+            {
+                "estimate": e,
+                "mean": float(study[e].mean()),
+                "sd": float(study[e].std(ddof=1)),
+                "bias_m": study.bias(e, "risk"),
+                "own_n": n,
+                "bias_own": study.bias(e, key) if key in study.values else None,
+                "rmse": study.rmse(e),
+            }
+        )
+    return rows
 
 
 def write_study(path: Any, study: BootstrapStudy) -> None:
