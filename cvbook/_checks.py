@@ -640,3 +640,248 @@ def check_candidates(candidates: Any, name: str = "candidates") -> list:
                 f"copy, got {_describe(est)}"
             ) from None
     return candidates
+
+
+# --------------------------------------------------------------------------- #
+# Checks added for issue 20 (the statistical API under hostile input)
+
+
+def check_broadcast(*named_arrays: tuple[str, Any]) -> tuple[int, ...]:
+    """The common shape of arrays that must broadcast together, or a named error.
+
+    Examples
+    --------
+    >>> check_broadcast(("n_errors", [1, 2]), ("n", 10))
+    (2,)
+    >>> check_broadcast(("n_errors", [1, 2]), ("n", [10, 20, 30]))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: n_errors and n must have the same length or one of them be a scalar: ...
+    """
+    shapes = {name: np.shape(arr) for name, arr in named_arrays}
+    try:
+        return tuple(np.broadcast_shapes(*shapes.values()))
+    except ValueError:
+        names = list(shapes)
+        joined = " and ".join(names) if len(names) == 2 else ", ".join(names)
+        described = ", ".join(f"{n} has shape {s}" for n, s in shapes.items())
+        raise ValueError(
+            f"{joined} must have the same length or one of them be a scalar: {described}"
+        ) from None
+
+
+def check_choice(value: Any, name: str, choices: Iterable[str]) -> str:
+    """Return ``value`` as a ``str`` if it is one of ``choices`` (numpy strings too).
+
+    Examples
+    --------
+    >>> check_choice(np.str_("wald"), "method", ["wald", "clopper_pearson"])
+    'wald'
+    >>> check_choice(1, "method", ["wald"])
+    Traceback (most recent call last):
+    ...
+    ValueError: method must be one of ['wald'], got 1
+    """
+    choices = list(choices)
+    if isinstance(value, (str, np.str_)) and str(value) in choices:
+        return str(value)
+    raise ValueError(f"{name} must be one of {choices}, got {_describe(value)}")
+
+
+def _target_kind(y: np.ndarray) -> str:
+    from sklearn.utils.multiclass import type_of_target
+
+    try:
+        return type_of_target(y)
+    except ValueError:
+        return "unknown"
+
+
+def check_label_types(y: np.ndarray, name: str = "y") -> np.ndarray:
+    """Refuse labels that mix types (``[1, "a"]``): they cannot be sorted or compared.
+
+    Examples
+    --------
+    >>> check_label_types(np.array([1, "a"], dtype=object), "y")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cvbook._checks.ArgumentTypeError: y must hold labels of one type (...), got int and str
+    """
+    arr = np.asarray(y)
+    if arr.dtype == object and arr.size:
+        kinds = {
+            "str" if isinstance(v, (str, np.str_)) else type(v).__name__
+            for v in arr.ravel().tolist()
+        }
+        numeric = {k for k in kinds if k in ("int", "float", "bool")}
+        if len(kinds - numeric) + (1 if numeric else 0) > 1:
+            raise ArgumentTypeError(
+                f"{name} must hold labels of one type (all numbers or all strings), "
+                f"got {' and '.join(sorted(kinds))}"
+            )
+    return arr
+
+
+def check_target_for_loss(y: Any, loss: str, name: str = "y") -> np.ndarray:
+    """1-d labels or responses that fit ``loss``, judged by scikit-learn's ``type_of_target``.
+
+    ``loss="zero_one"`` needs class labels (``binary`` or ``multiclass``): a
+    continuous target would count nearly every point as an error.
+    ``loss="squared"`` needs numbers. Column vectors are flattened with a
+    ``DataConversionWarning`` (:func:`check_1d_labels`).
+
+    Examples
+    --------
+    >>> check_target_for_loss([0, 1, 1], "zero_one").tolist()
+    [0, 1, 1]
+    >>> check_target_for_loss([0.5, 1.7, 2.2], "zero_one")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: y must hold class labels for loss='zero_one', got a continuous target ...
+    """
+    arr = check_1d_labels(y, name)
+    check_label_types(arr, name)
+    kind = _target_kind(arr)
+    if loss == "zero_one":
+        if kind not in ("binary", "multiclass"):
+            what = "a continuous target" if kind.startswith("continuous") else f"a {kind} target"
+            raise ValueError(
+                f"{name} must hold class labels for loss='zero_one', got {what} "
+                f"(type_of_target: {kind!r}); use loss='squared' for a regression target"
+            )
+    elif loss == "squared" and (arr.dtype.kind not in "iuf" or arr.dtype == bool):
+        raise ValueError(
+            f"{name} must hold numbers for loss='squared', got dtype {arr.dtype}; "
+            "use loss='zero_one' for class labels"
+        )
+    return arr
+
+
+def check_predicted_labels(
+    pred: Any, name: str, n: int | None = None, *, like: np.ndarray | None = None
+) -> np.ndarray:
+    """Predicted class labels: 1-d, finite, of one type and, if ``like`` is given,
+    comparable with it (no probabilities, scores or (n, 2) arrays).
+
+    A float array whose values are not all integers is refused (it looks like
+    probabilities or scores, not labels), unless ``like`` (the true labels) is
+    itself such a float array.
+
+    Examples
+    --------
+    >>> check_predicted_labels([0, 1], "pred_a").tolist()
+    [0, 1]
+    >>> check_predicted_labels([0.2, 0.9], "pred_a")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: pred_a must hold predicted class labels, got non-integer numbers ...
+    """
+    arr = check_1d_labels(pred, name, allow_empty=True)
+    check_label_types(arr, name)
+    if n is not None and arr.shape[0] != n:
+        raise ValueError(f"{name} must hold one label per point ({n}), got {arr.shape[0]}")
+    if arr.dtype.kind == "f" and np.any(arr != np.round(arr)):
+        like_arr = None if like is None else np.asarray(like)
+        if not (
+            like_arr is not None
+            and like_arr.dtype.kind == "f"
+            and set(np.unique(arr).tolist()) <= set(np.unique(like_arr).tolist())
+        ):
+            raise ValueError(
+                f"{name} must hold predicted class labels, got non-integer numbers such "
+                f"as {_describe(arr[arr != np.round(arr)][:3].tolist())} "
+                "(probabilities or scores?)"
+            )
+    if like is not None:
+        like_arr = np.asarray(like)
+        num = {"i", "u", "f", "b"}
+        if (arr.dtype.kind in num) != (like_arr.dtype.kind in num) and arr.size and like_arr.size:
+            raise ArgumentTypeError(
+                f"{name} must hold labels of the same kind as the true labels "
+                f"(numbers vs strings), got dtype {arr.dtype} against {like_arr.dtype}"
+            )
+    return arr
+
+
+def check_index_array(
+    value: Any,
+    name: str,
+    n_samples: int | None = None,
+    *,
+    allow_empty: bool = False,
+    unique: bool = True,
+) -> np.ndarray:
+    """An index array: 1-d, integer dtype (no float, bool or string), ``>= 0``,
+    ``< n_samples`` if given, non-empty unless ``allow_empty``, no repeat if ``unique``.
+
+    Examples
+    --------
+    >>> check_index_array([0, 2], "train", 3).tolist()
+    [0, 2]
+    >>> check_index_array([0.5], "train", 3)
+    Traceback (most recent call last):
+    ...
+    cvbook._checks.ArgumentTypeError: train must hold integer indices, got dtype float64
+    """
+    if _is_string(value):
+        raise ArgumentTypeError(f"{name} must hold integer indices, got a string")
+    arr = check_not_complex(value, name)
+    if arr.dtype == object and arr.size:
+        converted = np.array(arr.tolist(), dtype=object)
+        if all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in arr.ravel()):
+            converted = np.array(arr.tolist(), dtype=np.int64)
+        arr = converted
+    if arr.size == 0 and arr.dtype.kind not in "iu":
+        arr = arr.astype(np.int64)  # [] is float64 for numpy
+    if arr.dtype.kind not in "iu":
+        raise ArgumentTypeError(f"{name} must hold integer indices, got dtype {arr.dtype}")
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be a 1-d array of indices, got shape {arr.shape}")
+    if arr.size == 0 and not allow_empty:
+        raise ValueError(f"{name} must hold at least one index, got none")
+    if arr.size and arr.min() < 0:
+        raise ValueError(f"{name} must hold indices >= 0 (no wrap-around), got {int(arr.min())}")
+    if n_samples is not None and arr.size and arr.max() >= n_samples:
+        raise ValueError(
+            f"{name} holds index {int(arr.max())}, out of range for {n_samples} samples "
+            f"(indices run from 0 to {n_samples - 1})"
+        )
+    if unique and np.unique(arr).size != arr.size:
+        raise ValueError(f"{name} must not repeat an index")
+    return arr.astype(np.int64)
+
+
+def check_finite_values(
+    value: Any, name: str, *, ndim: int | None = None, min_size: int = 1
+) -> np.ndarray:
+    """A finite float array (:func:`check_finite`) with ``ndim`` dimensions and at
+    least ``min_size`` entries; a ``(n, 1)`` column is flattened with a warning
+    when ``ndim=1``.
+
+    Examples
+    --------
+    >>> check_finite_values([0.1, 0.2], "split_means", ndim=1, min_size=2).tolist()
+    [0.1, 0.2]
+    >>> check_finite_values([0.1, float("nan")], "split_means", ndim=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: split_means must be finite: it holds NaN or infinite values
+    """
+    if ndim == 1:
+        arr = check_not_complex(value, name)
+        if arr.ndim == 2 and arr.shape[1] == 1:
+            from sklearn.exceptions import DataConversionWarning
+
+            warnings.warn(
+                f"{name} is a column vector of shape {arr.shape}; it was flattened to "
+                f"shape ({arr.shape[0]},). Pass a 1-d array.",
+                DataConversionWarning,
+                stacklevel=3,
+            )
+            value = arr.ravel()
+    arr = check_finite(value, name)
+    if ndim is not None and arr.ndim != ndim:
+        raise ValueError(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
+    if arr.size < min_size:
+        raise ValueError(f"{name} must hold at least {min_size} value(s), got {arr.size}")
+    return arr
