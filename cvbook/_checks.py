@@ -20,6 +20,7 @@ Seeds follow one rule, :func:`check_random_state` (see CONTRIBUTING.md, "Seeds")
 from __future__ import annotations
 
 import numbers
+import os
 import warnings
 from collections.abc import Iterable
 from typing import Any
@@ -885,3 +886,182 @@ def check_finite_values(
     if arr.size < min_size:
         raise ValueError(f"{name} must hold at least {min_size} value(s), got {arr.size}")
     return arr
+
+
+def check_n_jobs(n_jobs: Any, name: str = "n_jobs") -> int | None:
+    """``None`` or a non-zero integer, as joblib takes it (``-1``: every core).
+
+    Examples
+    --------
+    >>> check_n_jobs(-1)
+    -1
+    >>> check_n_jobs(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: n_jobs must be None or a non-zero integer (-1 for every core), got 0
+    """
+    if n_jobs is None:
+        return None
+    n_jobs = check_int(n_jobs, name)
+    if n_jobs == 0:
+        what = "a non-zero integer" if name.startswith("--") else "None or a non-zero integer"
+        raise ValueError(f"{name} must be {what} (-1 for every core), got 0")
+    return n_jobs
+
+
+def check_train_test_splits(
+    splits: Any, n_samples: int, name: str = "splits", *, min_train: int = 1
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """User-given ``(train, test)`` index pairs: integer dtype, in ``[0, n_samples)``,
+    no repeat, the test part non-empty, the training part at least ``min_train``
+    points, and the two parts disjoint (a point scored by a model that saw it
+    gives an optimistic loss).
+
+    Examples
+    --------
+    >>> check_train_test_splits([([0, 1], [2])], 3)[0][1].tolist()
+    [2]
+    >>> check_train_test_splits([([0, 1], [1])], 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: splits[0]: train and test parts must be disjoint, both hold [1]
+    """
+    if (
+        _is_string(splits)
+        or hasattr(splits, "split")
+        or not isinstance(splits, Iterable)
+        or (isinstance(splits, np.ndarray) and splits.dtype != object and splits.ndim != 3)
+    ):
+        raise ArgumentTypeError(
+            f"{name} must be a sequence of (train, test) pairs of index arrays, "
+            f"got {_describe(splits)}"
+        )
+    out = []
+    for i, pair in enumerate(splits):
+        try:
+            train, test = pair
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"{name}[{i}] must be a (train, test) pair of index arrays, got {_describe(pair)}"
+            ) from None
+        train = check_index_array(train, f"{name}[{i}] train", n_samples, allow_empty=True)
+        test = check_index_array(test, f"{name}[{i}] test", n_samples)
+        if train.size < min_train:
+            raise ValueError(
+                f"{name}[{i}] train must hold at least {min_train} index(es), got {train.size}"
+            )
+        common = np.intersect1d(train, test)
+        if common.size:
+            raise ValueError(
+                f"{name}[{i}]: train and test parts must be disjoint, both hold "
+                f"{common[:5].tolist()}"
+            )
+        out.append((train, test))
+    if not out:
+        raise ValueError(f"{name} must hold at least one (train, test) pair, got none")
+    return out
+
+
+def check_halvings(splits: Any, n_samples: int, name: str = "splits") -> list:
+    """Five halvings ``(half_1, half_2)`` of ``range(n_samples)`` for a 5x2cv test.
+
+    Each half: integer indices in range, non-empty, no repeat; the two halves
+    disjoint and together covering every point (each learner is trained on one
+    half and tested on the other, then the other way round).
+
+    Examples
+    --------
+    >>> h = [([0, 1], [2, 3])] * 5
+    >>> len(check_halvings(h, 4))
+    5
+    >>> check_halvings([([0], [2, 3])] * 5, 4)
+    Traceback (most recent call last):
+    ...
+    ValueError: splits[0] must cover the 4 points: index 1 is in neither half
+    """
+    pairs = check_train_test_splits(splits, n_samples, name)
+    if len(pairs) != 5:
+        raise ValueError(f"{name} must hold 5 halvings for a 5x2cv test, got {len(pairs)}")
+    for i, (h1, h2) in enumerate(pairs):
+        if h1.size == 0:
+            raise ValueError(f"{name}[{i}] has an empty first half")
+        missing = np.setdiff1d(np.arange(n_samples), np.concatenate([h1, h2]))
+        if missing.size:
+            raise ValueError(
+                f"{name}[{i}] must cover the {n_samples} points: index {int(missing[0])} is "
+                "in neither half"
+            )
+    return pairs
+
+
+def check_output_path(value: Any, name: str, *, folder: bool) -> Any:
+    """A path results can be written to: not empty, no regular file among its parents,
+    and not a folder where a file is wanted (or a file where a folder is wanted).
+
+    Returns a :class:`pathlib.Path`; nothing is created.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> with tempfile.NamedTemporaryFile() as f:
+    ...     check_output_path(os.path.join(f.name, "run"), "--out", folder=False)
+    Traceback (most recent call last):
+    ...
+    ValueError: --out must be below a folder, but ... is a regular file
+    """
+    from pathlib import Path
+
+    if not isinstance(value, (str, os.PathLike)) or not str(value):
+        raise ArgumentTypeError(f"{name} must be a non-empty path, got {_describe(value)}")
+    path = Path(value)
+    if path.exists():
+        if folder and not path.is_dir():
+            raise ValueError(f"{name} must be a folder, but {path} is a file")
+        if not folder and path.is_dir():
+            raise ValueError(f"{name} must be a file path, but {path} is a folder")
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise ValueError(f"{name} must be below a folder, but {parent} is a regular file")
+            break
+    return path
+
+
+def check_input_folder(value: Any, name: str) -> Any:
+    """An existing folder to read from (``None`` passes as ``None``).
+
+    Examples
+    --------
+    >>> check_input_folder("/no/such/folder", "--data-home")
+    Traceback (most recent call last):
+    ...
+    ValueError: --data-home must be an existing folder, got /no/such/folder (no such folder)
+    """
+    from pathlib import Path
+
+    if value is None:
+        return None
+    if not isinstance(value, (str, os.PathLike)) or not str(value):
+        raise ArgumentTypeError(f"{name} must be a non-empty path, got {_describe(value)}")
+    path = Path(value)
+    if not path.exists():
+        raise ValueError(f"{name} must be an existing folder, got {path} (no such folder)")
+    if not path.is_dir():
+        raise ValueError(f"{name} must be an existing folder, got {path} (a file)")
+    return path
+
+
+def name_options(message: str, options: dict[str, str]) -> str:
+    """``message`` with each parameter name (a whole word) replaced by its command-line
+    option, so that a driver's error names what the user typed.
+
+    Examples
+    --------
+    >>> name_options("random_state must be >= 0, got -1", {"random_state": "--seed"})
+    '--seed must be >= 0, got -1'
+    """
+    import re
+
+    for param, option in options.items():
+        message = re.sub(rf"(?<![\w-]){re.escape(param)}(?![\w-])", option, message)
+    return message

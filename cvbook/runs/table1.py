@@ -295,11 +295,26 @@ def enrich_runs(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: ``python -m cvbook.runs.table1 --out results/table1 --n-jobs 2``."""
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--out", default="results/table1")
+    p = argparse.ArgumentParser(
+        prog="python -m cvbook.runs.table1", description=__doc__.splitlines()[0]
+    )
+    p.add_argument("--out", default="results/table1", help="output folder")
     p.add_argument("--n-jobs", type=int, default=2)
-    p.add_argument("--datasets", nargs="*", default=list(RAETSCH_NAMES), choices=RAETSCH_NAMES)
-    p.add_argument("--realisations", type=int, nargs="*", default=list(range(1, 11)))
+    p.add_argument(
+        "--datasets",
+        nargs="+",
+        default=list(RAETSCH_NAMES),
+        choices=RAETSCH_NAMES,
+        metavar="NAME",
+        help=f"data sets to run, one or more of {', '.join(RAETSCH_NAMES)} (default: all)",
+    )
+    p.add_argument(
+        "--realisations",
+        type=int,
+        nargs="+",
+        default=list(range(1, 11)),
+        help="realisations to run, numbered from 1 (default: 1 to 10)",
+    )
     p.add_argument(
         "--data-home",
         default=None,
@@ -312,20 +327,43 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     p.add_argument("--no-progress", action="store_true")
     a = p.parse_args(argv)
-    if a.enrich:
-        print(
-            enrich_runs(a.out, a.data_home, a.datasets, progress=not a.no_progress),
-            "records enriched",
+    from .._checks import check_input_folder, check_n_jobs, check_output_path, name_options
+
+    options = {
+        "names": "--datasets",
+        "realisations": "--realisations",
+        "realisation": "--realisations",
+        "n_jobs": "--n-jobs",
+        "data_home": "--data-home",
+    }
+    try:  # every option checked by the name the user typed, before any fit
+        check_output_path(a.out, "--out", folder=True)
+        check_n_jobs(a.n_jobs, "--n-jobs")
+        check_input_folder(a.data_home, "--data-home")
+        for r in a.realisations:
+            check_int(r, "--realisations", minimum=1)
+        if not a.enrich:
+            for name in dict.fromkeys(a.datasets):  # reads each file once (cached)
+                load_raetsch(name, max(a.realisations), a.data_home)
+    except (ValueError, OSError) as err:
+        p.error(name_options(str(err), options))
+    try:
+        if a.enrich:
+            print(
+                enrich_runs(a.out, a.data_home, a.datasets, progress=not a.no_progress),
+                "records enriched",
+            )
+            return 0
+        rows = run_sweep(
+            a.out,
+            a.datasets,
+            a.realisations,
+            n_jobs=a.n_jobs,
+            data_home=a.data_home,
+            progress=not a.no_progress,
         )
-        return 0
-    rows = run_sweep(
-        a.out,
-        a.datasets,
-        a.realisations,
-        n_jobs=a.n_jobs,
-        data_home=a.data_home,
-        progress=not a.no_progress,
-    )
+    except (ValueError, OSError) as err:  # one line naming the option, exit 2
+        p.error(name_options(str(err), options))
     print(table_csv(rows), end="")
     return 0
 
