@@ -1065,3 +1065,33 @@ def name_options(message: str, options: dict[str, str]) -> str:
     for param, option in options.items():
         message = re.sub(rf"(?<![\w-]){re.escape(param)}(?![\w-])", option, message)
     return message
+
+
+def check_estimator_arg(estimator: Any, name: str = "estimator") -> Any:
+    """``estimator`` itself if ``sklearn.base.clone`` copies it and it has ``fit`` and
+    ``predict``; otherwise a named error (not scikit-learn's "Cannot clone object").
+
+    Examples
+    --------
+    >>> from sklearn.dummy import DummyClassifier
+    >>> check_estimator_arg(DummyClassifier()).__class__.__name__
+    'DummyClassifier'
+    >>> check_estimator_arg("lda", "estimator_a")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cvbook._checks.ArgumentTypeError: estimator_a must be a scikit-learn estimator ...
+    """
+    from sklearn.base import clone
+
+    ok = callable(getattr(estimator, "fit", None)) and callable(getattr(estimator, "predict", None))
+    if ok:
+        try:
+            clone(estimator)
+        except (TypeError, RuntimeError, AttributeError, ValueError):
+            ok = False
+    if not ok:
+        raise ArgumentTypeError(
+            f"{name} must be a scikit-learn estimator with fit and predict that "
+            f"sklearn.base.clone can copy, got {_describe(estimator)}"
+        )
+    return estimator

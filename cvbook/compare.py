@@ -261,9 +261,11 @@ def paired_ttest_5x2cv(
     >>> r.difference < 0, r.p_value < 0.05, r.n_fits
     (True, True, 20)
     """
-    from ._checks import check_halvings, check_target_for_loss
+    from ._checks import check_estimator_arg, check_halvings, check_target_for_loss
 
     _check_loss(loss)
+    check_estimator_arg(estimator_a, "estimator_a")
+    check_estimator_arg(estimator_b, "estimator_b")
     X, y, n = _check_data(X, y)
     y = check_target_for_loss(y, loss)
     if splits is not None:
@@ -298,9 +300,11 @@ def combined_ftest_5x2cv(
     >>> r.difference, r.method                     # the same learner twice
     (0.0, 'ftest_5x2cv')
     """
-    from ._checks import check_halvings, check_target_for_loss
+    from ._checks import check_estimator_arg, check_halvings, check_target_for_loss
 
     _check_loss(loss)
+    check_estimator_arg(estimator_a, "estimator_a")
+    check_estimator_arg(estimator_b, "estimator_b")
     X, y, n = _check_data(X, y)
     y = check_target_for_loss(y, loss)
     if splits is not None:
@@ -423,9 +427,11 @@ def mcnemar_holdout(
     >>> r.p_value < 0.05, r.n_fits
     (True, 2)
     """
-    from ._checks import check_target_for_loss
+    from ._checks import check_estimator_arg, check_target_for_loss
 
-    mcnemar_test([0], [0], [0], loss=loss)  # refuses a regression loss before any fit
+    mcnemar_test([0], [0], [0], loss=loss)
+    check_estimator_arg(estimator_a, "estimator_a")
+    check_estimator_arg(estimator_b, "estimator_b")  # refuses a regression loss before any fit
     X, y, n = _check_data(X, y)
     y = check_target_for_loss(y, loss)
     n_test = _check_test_size(test_size, n)
@@ -473,9 +479,11 @@ def corrected_paired_ttest(
     >>> r.p_value < 0.05, r.df, r.n_fits
     (True, (14.0,), 30)
     """
-    from ._checks import check_n_jobs, check_target_for_loss
+    from ._checks import check_estimator_arg, check_n_jobs, check_target_for_loss
 
     _check_loss(loss)
+    check_estimator_arg(estimator_a, "estimator_a")
+    check_estimator_arg(estimator_b, "estimator_b")
     X, y, n = _check_data(X, y)
     y = check_target_for_loss(y, loss)
     n_splits = check_int(n_splits, "n_splits", minimum=2)

@@ -268,9 +268,15 @@ def split_losses(
     >>> split_losses(DummyClassifier(), X, y, [(np.arange(3), np.arange(3, 4))])
     [array([1.])]
     """
-    from ._checks import check_n_jobs, check_target_for_loss, check_train_test_splits
+    from ._checks import (
+        check_estimator_arg,
+        check_n_jobs,
+        check_target_for_loss,
+        check_train_test_splits,
+    )
 
     loss_fn = _check_loss(loss)
+    check_estimator_arg(estimator)
     X = check_features(X, "X", min_samples=2)
     y = check_target_for_loss(y, loss)
     check_same_length(("X", X), ("y", y))
@@ -373,10 +379,11 @@ def holdout_interval(
     >>> r.method, r.target, r.train_size, r.n_fits, r.lower <= r.estimate <= r.upper
     ('holdout_cp', 'conditional', 160, 1, True)
     """
-    from ._checks import check_target_for_loss
+    from ._checks import check_estimator_arg, check_target_for_loss
 
     alpha, X, y, n = _check_common(loss, alpha, X, y)
     y = check_target_for_loss(y, loss)
+    check_estimator_arg(estimator)
     if not isinstance(method, str) or method not in ("clopper_pearson", "wald"):
         raise ValueError(f"method must be 'clopper_pearson' or 'wald', got {method!r}")
     if method == "clopper_pearson" and loss != "zero_one":
@@ -451,10 +458,11 @@ def cv_wald_interval(
     >>> r.method, r.n_fits, r.train_size
     ('cv_wald', 10, 180)
     """
-    from ._checks import check_n_jobs, check_target_for_loss
+    from ._checks import check_estimator_arg, check_n_jobs, check_target_for_loss
 
     alpha, X, y, n = _check_common(loss, alpha, X, y)
     y = check_target_for_loss(y, loss)
+    check_estimator_arg(estimator)
     n_jobs = check_n_jobs(n_jobs)
     n_splits = check_int(n_splits, "n_splits", minimum=2, maximum=n)
     if not isinstance(variance, str) or variance not in ("within_fold", "all_pairs"):
@@ -577,10 +585,11 @@ def corrected_t_interval(
     >>> r.method, r.target, r.n_fits, r.train_size
     ('corrected_t', 'expected', 15, 180)
     """
-    from ._checks import check_n_jobs, check_target_for_loss
+    from ._checks import check_estimator_arg, check_n_jobs, check_target_for_loss
 
     alpha, X, y, n = _check_common(loss, alpha, X, y)
     y = check_target_for_loss(y, loss)
+    check_estimator_arg(estimator)
     n_jobs = check_n_jobs(n_jobs)
     n_splits = check_int(n_splits, "n_splits", minimum=2)
     n_test = _check_test_size(test_size, n)
@@ -649,10 +658,11 @@ def conservative_z_interval(
     >>> r.method, r.n_fits
     ('conservative_z', 35)
     """
-    from ._checks import check_n_jobs, check_target_for_loss
+    from ._checks import check_estimator_arg, check_n_jobs, check_target_for_loss
 
     alpha, X, y, n = _check_common(loss, alpha, X, y)
     y = check_target_for_loss(y, loss)
+    check_estimator_arg(estimator)
     n_jobs = check_n_jobs(n_jobs)
     n_splits = check_int(n_splits, "n_splits", minimum=1)
     n_pairs = check_int(n_pairs, "n_pairs", minimum=1)
@@ -927,10 +937,11 @@ def nested_cv_interval(
     >>> r.method, r.target, r.n_fits, r.train_size
     ('nested_cv', 'conditional', 30, 100)
     """
-    from ._checks import check_bool, check_n_jobs, check_target_for_loss
+    from ._checks import check_bool, check_estimator_arg, check_n_jobs, check_target_for_loss
 
     alpha, X, y, n = _check_common(loss, alpha, X, y)
     y = check_target_for_loss(y, loss)
+    check_estimator_arg(estimator)
     n_jobs = check_n_jobs(n_jobs)
     bias_correction = check_bool(bias_correction, "bias_correction")
     n_splits = check_int(n_splits, "n_splits", minimum=3, maximum=n // 2)

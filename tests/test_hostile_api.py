@@ -534,6 +534,33 @@ def test_sizes_n_jobs(call, bad):
 
 
 # --------------------------------------------------------------------------- #
+# estimators that are not estimators (a string, a class, an object without predict)
+
+ESTIMATOR_CALLS = {
+    "holdout_interval": lambda e: holdout_interval(e, X40, Y_CLASS),
+    "cv_wald_interval": lambda e: cv_wald_interval(e, X40, Y_CLASS, n_splits=4),
+    "corrected_t_interval": lambda e: corrected_t_interval(e, X40, Y_CLASS),
+    "conservative_z_interval": lambda e: conservative_z_interval(e, X40, Y_CLASS),
+    "nested_cv_interval": lambda e: nested_cv_interval(e, X40, Y_CLASS, n_repeats=1),
+    "split_losses": lambda e: split_losses(e, X40, Y_CLASS, [GOOD_SPLIT]),
+    "paired_ttest_5x2cv": lambda e: paired_ttest_5x2cv(LDA, e, X40, Y_CLASS),
+    "combined_ftest_5x2cv": lambda e: combined_ftest_5x2cv(e, LDA, X40, Y_CLASS),
+    "mcnemar_holdout": lambda e: mcnemar_holdout(LDA, e, X40, Y_CLASS),
+    "corrected_paired_ttest": lambda e: corrected_paired_ttest(e, LDA, X40, Y_CLASS),
+}
+
+
+@pytest.mark.parametrize(
+    "bad", ["lda", LinearDiscriminantAnalysis, object()], ids=["string", "class", "object"]
+)
+@pytest.mark.parametrize("call", ESTIMATOR_CALLS.values(), ids=ESTIMATOR_CALLS)
+def test_estimators_that_are_not_estimators(call, bad):
+    with pytest.raises(TypeError) as err:
+        call(bad)
+    _named(err, "estimator")
+
+
+# --------------------------------------------------------------------------- #
 # CompleteKCV's precomputed path
 
 K40 = rbf_kernel(X40)
