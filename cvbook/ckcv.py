@@ -632,6 +632,16 @@ def fit_precomputed(
         The fitted model (libsvm's raw arrays, or an ``SVC``); a list of them
         if ``params`` is a list.
 
+    Raises
+    ------
+    ValueError
+        Naming the argument: ``K`` not square, not finite or not real (a list,
+        a Fortran-ordered or a float32 matrix is converted, as ``SVC`` does);
+        ``y`` not one label per row of ``K``, or one class among the fitted
+        points; an unknown ``SVC`` parameter in ``params`` or a value ``SVC``
+        refuses (``C=-1``, a class weight that is not positive); a
+        ``fit_index`` that is not strictly increasing integers in range.
+
     Examples
     --------
     >>> import numpy as np

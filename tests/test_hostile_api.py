@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.dummy import DummyClassifier, DummyRegressor
 from sklearn.exceptions import DataConversionWarning
@@ -214,6 +215,29 @@ def test_shapes_hypothesis_mcnemar_any_shape(shape, which):
             return
     assert shape in ((6,), (6, 1))
     assert got == ref
+
+
+@FAST
+@given(
+    y=hnp.arrays(
+        dtype=st.sampled_from([np.int64, np.float64, np.float32, np.bool_, np.uint8]),
+        shape=hnp.array_shapes(min_dims=1, max_dims=2, min_side=1, max_side=6),
+        elements={"allow_nan": True, "allow_infinity": True},
+    ),
+    loss=st.sampled_from(["zero_one", "squared"]),
+)
+def test_shapes_hypothesis_pointwise_loss_any_array(y, loss):
+    """Any dtype, shape and NaN placement: the loss of the flattened column, or a named
+    error (never an (n, n) broadcast, never a NaN loss)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataConversionWarning)
+        try:
+            got = pointwise_loss(y, y, loss=loss)
+        except (ValueError, TypeError) as err:
+            assert "y_true" in str(err) or "y_pred" in str(err)
+            return
+    assert y.ndim == 1 or y.shape[1] == 1
+    assert got.shape == (y.shape[0],) and np.all(got == 0.0)
 
 
 # --------------------------------------------------------------------------- #
