@@ -28,15 +28,22 @@ import numpy as np
 from scipy import stats
 from sklearn.base import clone
 
-from ._checks import check_int, check_same_length
-from .intervals import (
-    _check_alpha,
-    _check_data,
-    _check_loss,
-    _check_test_size,
-    _random_splits,
-    _rng,
-    split_losses,
+from .intervals import INTERVAL_LOSSES, random_splits, split_losses
+from .validation import (
+    check_alpha,
+    check_bool,
+    check_data,
+    check_estimator_arg,
+    check_finite_values,
+    check_halvings,
+    check_int,
+    check_n_jobs,
+    check_option,
+    check_predicted_labels,
+    check_rng,
+    check_same_length,
+    check_target_for_loss,
+    check_test_count,
 )
 
 __all__ = [
@@ -97,7 +104,7 @@ class ComparisonTest:
 
     def rejects(self, alpha: float = 0.05) -> bool:
         """Whether the test rejects at level ``alpha``."""
-        return bool(self.p_value < _check_alpha(alpha))
+        return bool(self.p_value < check_alpha(alpha))
 
 
 def five_by_two_splits(y: Any, loss: str = "zero_one", random_state=None) -> list:
@@ -112,15 +119,13 @@ def five_by_two_splits(y: Any, loss: str = "zero_one", random_state=None) -> lis
     >>> len(halves), [len(h) for h in halves[0]]
     (5, [5, 5])
     """
-    from ._checks import check_target_for_loss
-
-    _check_loss(loss)
+    check_option(loss, "loss", INTERVAL_LOSSES)
     y = check_target_for_loss(y, loss)
     n = len(y)
     if n < 4:
         raise ValueError(f"y must hold at least 4 points for a 5x2cv test, got {n}")
-    rng = _rng(random_state)
-    return [tuple(_random_splits(y, 1, n // 2, loss, rng)[0]) for _ in range(5)]
+    rng = check_rng(random_state)
+    return [tuple(random_splits(y, 1, n // 2, loss, rng)[0]) for _ in range(5)]
 
 
 def _check_halves(splits: Any, n: int) -> list:
@@ -147,7 +152,7 @@ def _check_halves(splits: Any, n: int) -> list:
     return out
 
 
-def _differences_5x2(est_a, est_b, X, y, loss, splits) -> np.ndarray:
+def differences_5x2(est_a, est_b, X, y, loss, splits) -> np.ndarray:
     """``p[i, j]``: risk of A minus risk of B, repetition i, fold j (trained on the other half)."""
     folds = []
     for h1, h2 in splits:
@@ -174,8 +179,6 @@ def ttest_5x2cv_from_differences(p: Any) -> tuple[float, float]:
     >>> round(t, 4)                     # 0.1 / sqrt(0.005)
     1.4142
     """
-    from ._checks import check_finite_values
-
     p = check_finite_values(p, "p")
     if p.shape != (5, 2):
         raise ValueError(f"p must have shape (5, 2) (5 repetitions x 2 folds), got {p.shape}")
@@ -204,8 +207,6 @@ def ftest_5x2cv_from_differences(p: Any) -> tuple[float, float]:
     >>> round(f, 4)                     # 0.05 / (2 * 0.025)
     1.0
     """
-    from ._checks import check_finite_values
-
     p = check_finite_values(p, "p")
     if p.shape != (5, 2):
         raise ValueError(f"p must have shape (5, 2) (5 repetitions x 2 folds), got {p.shape}")
@@ -261,19 +262,17 @@ def paired_ttest_5x2cv(
     >>> r.difference < 0, r.p_value < 0.05, r.n_fits
     (True, True, 20)
     """
-    from ._checks import check_estimator_arg, check_halvings, check_target_for_loss
-
-    _check_loss(loss)
+    check_option(loss, "loss", INTERVAL_LOSSES)
     check_estimator_arg(estimator_a, "estimator_a")
     check_estimator_arg(estimator_b, "estimator_b")
-    X, y, n = _check_data(X, y)
+    X, y, n = check_data(X, y)
     y = check_target_for_loss(y, loss)
     if splits is not None:
         splits = check_halvings(splits, n)
     splits = _check_halves(
         five_by_two_splits(y, loss, random_state) if splits is None else splits, n
     )
-    p = _differences_5x2(estimator_a, estimator_b, X, y, loss, splits)
+    p = differences_5x2(estimator_a, estimator_b, X, y, loss, splits)
     t, pv = ttest_5x2cv_from_differences(p)
     return ComparisonTest(float(p.mean()), t, pv, (5.0,), "ttest_5x2cv", "expected", 20)
 
@@ -300,19 +299,17 @@ def combined_ftest_5x2cv(
     >>> r.difference, r.method                     # the same learner twice
     (0.0, 'ftest_5x2cv')
     """
-    from ._checks import check_estimator_arg, check_halvings, check_target_for_loss
-
-    _check_loss(loss)
+    check_option(loss, "loss", INTERVAL_LOSSES)
     check_estimator_arg(estimator_a, "estimator_a")
     check_estimator_arg(estimator_b, "estimator_b")
-    X, y, n = _check_data(X, y)
+    X, y, n = check_data(X, y)
     y = check_target_for_loss(y, loss)
     if splits is not None:
         splits = check_halvings(splits, n)
     splits = _check_halves(
         five_by_two_splits(y, loss, random_state) if splits is None else splits, n
     )
-    p = _differences_5x2(estimator_a, estimator_b, X, y, loss, splits)
+    p = differences_5x2(estimator_a, estimator_b, X, y, loss, splits)
     f, pv = ftest_5x2cv_from_differences(p)
     return ComparisonTest(float(p.mean()), f, pv, (10.0, 5.0), "ftest_5x2cv", "expected", 20)
 
@@ -372,8 +369,6 @@ def mcnemar_test(
     >>> round(r.statistic, 4), r.df            # (|0 - 3| - 1)**2 / 3
     (1.3333, (1.0,))
     """
-    from ._checks import check_bool, check_predicted_labels, check_target_for_loss
-
     if not isinstance(loss, str) or loss != "zero_one":
         raise ValueError(
             f"loss must be 'zero_one' for McNemar's test (it counts right/wrong "
@@ -427,15 +422,13 @@ def mcnemar_holdout(
     >>> r.p_value < 0.05, r.n_fits
     (True, 2)
     """
-    from ._checks import check_estimator_arg, check_target_for_loss
-
-    mcnemar_test([0], [0], [0], loss=loss)
+    mcnemar_test([0], [0], [0], loss=loss)  # refuses a regression loss before any fit
     check_estimator_arg(estimator_a, "estimator_a")
-    check_estimator_arg(estimator_b, "estimator_b")  # refuses a regression loss before any fit
-    X, y, n = _check_data(X, y)
+    check_estimator_arg(estimator_b, "estimator_b")
+    X, y, n = check_data(X, y)
     y = check_target_for_loss(y, loss)
-    n_test = _check_test_size(test_size, n)
-    ((train, test),) = _random_splits(y, 1, n_test, loss, _rng(random_state))
+    n_test = check_test_count(test_size, n)
+    ((train, test),) = random_splits(y, 1, n_test, loss, check_rng(random_state))
     pa = clone(estimator_a).fit(X[train], y[train]).predict(X[test])
     pb = clone(estimator_b).fit(X[train], y[train]).predict(X[test])
     r = mcnemar_test(y[test], pa, pb)
@@ -479,17 +472,15 @@ def corrected_paired_ttest(
     >>> r.p_value < 0.05, r.df, r.n_fits
     (True, (14.0,), 30)
     """
-    from ._checks import check_estimator_arg, check_n_jobs, check_target_for_loss
-
-    _check_loss(loss)
+    check_option(loss, "loss", INTERVAL_LOSSES)
     check_estimator_arg(estimator_a, "estimator_a")
     check_estimator_arg(estimator_b, "estimator_b")
-    X, y, n = _check_data(X, y)
+    X, y, n = check_data(X, y)
     y = check_target_for_loss(y, loss)
     n_splits = check_int(n_splits, "n_splits", minimum=2)
     n_jobs = check_n_jobs(n_jobs)
-    n_test = _check_test_size(test_size, n)
-    splits = _random_splits(y, n_splits, n_test, loss, _rng(random_state))
+    n_test = check_test_count(test_size, n)
+    splits = random_splits(y, n_splits, n_test, loss, check_rng(random_state))
     la = split_losses(estimator_a, X, y, splits, loss, n_jobs)
     lb = split_losses(estimator_b, X, y, splits, loss, n_jobs)
     d = np.array([a.mean() - b.mean() for a, b in zip(la, lb, strict=True)])

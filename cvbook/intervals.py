@@ -46,20 +46,29 @@ from scipy import stats
 from sklearn.base import clone
 from sklearn.model_selection import KFold, ShuffleSplit, StratifiedKFold, StratifiedShuffleSplit
 
-from ._checks import (
-    check_1d_labels,
-    check_features,
-    check_int,
-    check_open_unit,
-    check_random_state,
-    check_same_length,
-)
 from .bounds import clopper_pearson_interval
 from .simulation import repeat
+from .validation import (
+    check_alpha,
+    check_bool,
+    check_data,
+    check_estimator_arg,
+    check_features,
+    check_finite_values,
+    check_int,
+    check_n_jobs,
+    check_option,
+    check_predicted_labels,
+    check_rng,
+    check_same_length,
+    check_target_for_loss,
+    check_test_count,
+    check_train_test_splits,
+)
 
 __all__ = [
+    "INTERVAL_LOSSES",
     "INTERVAL_METHODS",
-    "LOSSES",
     "RiskInterval",
     "conservative_z_from_means",
     "conservative_z_interval",
@@ -85,7 +94,7 @@ def _squared(y_true: np.ndarray, y_pred: np.ndarray) -> np.ndarray:
 
 
 #: Pointwise losses by name: ``loss(y_true, y_pred)`` -> one loss per point.
-LOSSES: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+INTERVAL_LOSSES: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
     "zero_one": _zero_one,
     "squared": _squared,
 }
@@ -148,50 +157,13 @@ class RiskInterval:
 
 
 def _check_loss(loss: Any) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
-    if not isinstance(loss, str) or loss not in LOSSES:
-        raise ValueError(f"loss must be one of {list(LOSSES)}, got {loss!r}")
-    return LOSSES[loss]
-
-
-def _check_alpha(alpha: Any) -> float:
-    return float(check_open_unit(alpha, "alpha", scalar=True))
-
-
-def _check_data(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, int]:
-    X = check_features(X, "X", min_samples=4)
-    y = check_1d_labels(y, "y")
-    n = check_same_length(("X", X), ("y", y))
-    return X, y, n
+    return INTERVAL_LOSSES[check_option(loss, "loss", INTERVAL_LOSSES)]
 
 
 def _check_common(loss: Any, alpha: Any, X: Any, y: Any) -> tuple:
     """The arguments every interval takes, checked: ``(alpha, X, y, n)``."""
     _check_loss(loss)
-    return (_check_alpha(alpha), *_check_data(X, y))
-
-
-def _rng(random_state: Any) -> np.random.Generator:
-    """The generator every split is drawn from (the book's seed rule)."""
-    return check_random_state(random_state, "random_state", to="generator")
-
-
-def _check_test_size(test_size: Any, n: int, name: str = "test_size") -> int:
-    """Number of test points from a fraction in (0, 1) or a count in [1, n - 2]."""
-    if isinstance(test_size, (float, np.floating)) and not float(test_size).is_integer():
-        frac = float(check_open_unit(test_size, name, scalar=True))
-        n_test = round(frac * n)
-    elif isinstance(test_size, (float, np.floating)):
-        raise ValueError(
-            f"{name} must be a fraction in (0, 1) or an integer count, got {test_size!r}"
-        )
-    else:
-        n_test = check_int(test_size, name, minimum=1)
-    if not 1 <= n_test <= n - 2:
-        raise ValueError(
-            f"{name} leaves {n_test} test points out of {n}: it must leave at "
-            f"least 1 test point and 2 training points"
-        )
-    return n_test
+    return (check_alpha(alpha), *check_data(X, y))
 
 
 def pointwise_loss(y_true: Any, y_pred: Any, loss: str = "zero_one") -> np.ndarray:
@@ -217,8 +189,6 @@ def pointwise_loss(y_true: Any, y_pred: Any, loss: str = "zero_one") -> np.ndarr
     >>> pointwise_loss([1.0, 2.0], [1.5, 0.0], loss="squared").tolist()
     [0.25, 4.0]
     """
-    from ._checks import check_finite_values, check_predicted_labels, check_target_for_loss
-
     fn = _check_loss(loss)
     y_true = check_target_for_loss(y_true, loss, "y_true")
     if loss == "zero_one":
@@ -268,13 +238,6 @@ def split_losses(
     >>> split_losses(DummyClassifier(), X, y, [(np.arange(3), np.arange(3, 4))])
     [array([1.])]
     """
-    from ._checks import (
-        check_estimator_arg,
-        check_n_jobs,
-        check_target_for_loss,
-        check_train_test_splits,
-    )
-
     loss_fn = _check_loss(loss)
     check_estimator_arg(estimator)
     X = check_features(X, "X", min_samples=2)
@@ -305,7 +268,7 @@ def _kfold(y: np.ndarray, n_splits: int, loss: str, rng: np.random.Generator) ->
     return list(KFold(n_splits, shuffle=True, random_state=_seed(rng)).split(np.zeros(len(y))))
 
 
-def _random_splits(
+def random_splits(
     y: np.ndarray, n_splits: int, n_test: int, loss: str, rng: np.random.Generator
 ) -> list:
     """``n_splits`` random train/test splits with ``n_test`` test points (stratified for 0-1)."""
@@ -379,8 +342,6 @@ def holdout_interval(
     >>> r.method, r.target, r.train_size, r.n_fits, r.lower <= r.estimate <= r.upper
     ('holdout_cp', 'conditional', 160, 1, True)
     """
-    from ._checks import check_estimator_arg, check_target_for_loss
-
     alpha, X, y, n = _check_common(loss, alpha, X, y)
     y = check_target_for_loss(y, loss)
     check_estimator_arg(estimator)
@@ -391,9 +352,9 @@ def holdout_interval(
             "method='clopper_pearson' needs loss='zero_one' (it counts errors); "
             f"got loss={loss!r}: use method='wald'"
         )
-    n_test = _check_test_size(test_size, n)
-    rng = _rng(random_state)
-    (split,) = _random_splits(y, 1, n_test, loss, rng)
+    n_test = check_test_count(test_size, n)
+    rng = check_rng(random_state)
+    (split,) = random_splits(y, 1, n_test, loss, rng)
     (losses,) = split_losses(estimator, X, y, [split], loss)
     est = float(losses.mean())
     if method == "clopper_pearson":
@@ -458,8 +419,6 @@ def cv_wald_interval(
     >>> r.method, r.n_fits, r.train_size
     ('cv_wald', 10, 180)
     """
-    from ._checks import check_estimator_arg, check_n_jobs, check_target_for_loss
-
     alpha, X, y, n = _check_common(loss, alpha, X, y)
     y = check_target_for_loss(y, loss)
     check_estimator_arg(estimator)
@@ -472,7 +431,7 @@ def cv_wald_interval(
             f"variance='within_fold' needs at least 2 points per fold: n_splits "
             f"must be <= n / 2 = {n // 2}, got {n_splits}"
         )
-    rng = _rng(random_state)
+    rng = check_rng(random_state)
     splits = _kfold(y, n_splits, loss, rng)
     losses = split_losses(estimator, X, y, splits, loss, n_jobs)
     return _cv_wald_from_losses(losses, variance, alpha, n)
@@ -526,12 +485,10 @@ def corrected_t_from_split_means(
     >>> round(est, 3), round(hi - est, 4)   # 4.3027 * sqrt((1/3 + 1/9) * 0.01)
     (0.2, 0.2868)
     """
-    from ._checks import check_finite_values
-
     mus = check_finite_values(split_means, "split_means", ndim=1, min_size=2)
     n_train = check_int(n_train, "n_train", minimum=1)
     n_test = check_int(n_test, "n_test", minimum=1)
-    alpha = _check_alpha(alpha)
+    alpha = check_alpha(alpha)
     J = mus.size
     est = float(mus.mean())
     se = math.sqrt((1 / J + n_test / n_train) * float(mus.var(ddof=1)))
@@ -585,16 +542,14 @@ def corrected_t_interval(
     >>> r.method, r.target, r.n_fits, r.train_size
     ('corrected_t', 'expected', 15, 180)
     """
-    from ._checks import check_estimator_arg, check_n_jobs, check_target_for_loss
-
     alpha, X, y, n = _check_common(loss, alpha, X, y)
     y = check_target_for_loss(y, loss)
     check_estimator_arg(estimator)
     n_jobs = check_n_jobs(n_jobs)
     n_splits = check_int(n_splits, "n_splits", minimum=2)
-    n_test = _check_test_size(test_size, n)
-    rng = _rng(random_state)
-    splits = _random_splits(y, n_splits, n_test, loss, rng)
+    n_test = check_test_count(test_size, n)
+    rng = check_rng(random_state)
+    splits = random_splits(y, n_splits, n_test, loss, rng)
     means = [float(v.mean()) for v in split_losses(estimator, X, y, splits, loss, n_jobs)]
     est, lo, hi = corrected_t_from_split_means(means, n - n_test, n_test, alpha)
     return RiskInterval(est, lo, hi, "corrected_t", "expected", n - n_test, n_splits, alpha)
@@ -658,28 +613,26 @@ def conservative_z_interval(
     >>> r.method, r.n_fits
     ('conservative_z', 35)
     """
-    from ._checks import check_estimator_arg, check_n_jobs, check_target_for_loss
-
     alpha, X, y, n = _check_common(loss, alpha, X, y)
     y = check_target_for_loss(y, loss)
     check_estimator_arg(estimator)
     n_jobs = check_n_jobs(n_jobs)
     n_splits = check_int(n_splits, "n_splits", minimum=1)
     n_pairs = check_int(n_pairs, "n_pairs", minimum=1)
-    n_test = _check_test_size(test_size, n)
+    n_test = check_test_count(test_size, n)
     half_n = n // 2
     if half_n - n_test < 2:
         raise ValueError(
             f"test_size leaves {half_n - n_test} training points in each half "
             f"sample of {half_n}: conservative Z needs n / 2 - n_test >= 2"
         )
-    rng = _rng(random_state)
-    splits = _random_splits(y, n_splits, n_test, loss, rng)
+    rng = check_rng(random_state)
+    splits = random_splits(y, n_splits, n_test, loss, rng)
     # the pairs of disjoint halves, and the J splits inside each half (indices into X)
     for _ in range(n_pairs):
         perm = _half_permutation(y, loss, rng)
         for part in (perm[:half_n], perm[half_n : 2 * half_n]):
-            inner = _random_splits(y[part], n_splits, n_test, loss, rng)
+            inner = random_splits(y[part], n_splits, n_test, loss, rng)
             splits.extend((part[tr], part[te]) for tr, te in inner)
     means = np.array([v.mean() for v in split_losses(estimator, X, y, splits, loss, n_jobs)])
     halves = means[n_splits:].reshape(n_pairs, 2, n_splits).mean(axis=2)
@@ -713,13 +666,11 @@ def conservative_z_from_means(
     >>> round(est, 3), round(hi - est, 4)     # sigma**2 = 0.04 / 4; 1.96 * 0.1
     (0.2, 0.196)
     """
-    from ._checks import check_finite_values
-
     mus = check_finite_values(split_means, "split_means", ndim=1, min_size=1)
     h = check_finite_values(half_means, "half_means", min_size=2)
     if h.ndim != 2 or h.shape[1] != 2 or h.shape[0] < 1:
         raise ValueError(f"half_means must have shape (M, 2) with M >= 1, got {h.shape}")
-    alpha = _check_alpha(alpha)
+    alpha = check_alpha(alpha)
     est = float(mus.mean())
     sigma = math.sqrt(float(np.sum((h[:, 0] - h[:, 1]) ** 2)) / (2 * h.shape[0]))
     half = _z(alpha) * sigma
@@ -847,8 +798,6 @@ def nested_cv_from_losses(
     >>> round(est, 4), round(infl, 4)  # bias (0.5 - 0.75) * 1; sqrt(0.249) / (0.5774 / sqrt(2))
     (0.75, 1.2223)
     """
-    from ._checks import check_bool, check_finite_values
-
     a = check_finite_values(a, "a", ndim=1, min_size=1)
     b = check_finite_values(b, "b", ndim=1, min_size=1)
     check_same_length(("a", a), ("b", b))
@@ -860,7 +809,7 @@ def nested_cv_from_losses(
     n = check_int(n, "n")
     if n < K:
         raise ValueError(f"n must be >= n_splits = {K} (each fold holds a point), got {n}")
-    alpha = _check_alpha(alpha)
+    alpha = check_alpha(alpha)
     bias_correction = check_bool(bias_correction, "bias_correction")
     mse = float(np.mean(a**2) - np.mean(b))
     sd = float(np.std(inner, ddof=1))
@@ -937,8 +886,6 @@ def nested_cv_interval(
     >>> r.method, r.target, r.n_fits, r.train_size
     ('nested_cv', 'conditional', 30, 100)
     """
-    from ._checks import check_bool, check_estimator_arg, check_n_jobs, check_target_for_loss
-
     alpha, X, y, n = _check_common(loss, alpha, X, y)
     y = check_target_for_loss(y, loss)
     check_estimator_arg(estimator)
@@ -946,7 +893,7 @@ def nested_cv_interval(
     bias_correction = check_bool(bias_correction, "bias_correction")
     n_splits = check_int(n_splits, "n_splits", minimum=3, maximum=n // 2)
     n_repeats = check_int(n_repeats, "n_repeats", minimum=1)
-    seed = _seed(_rng(random_state))
+    seed = _seed(check_rng(random_state))
     reps = repeat(
         _nested_repetition,
         n_repeats,

@@ -30,20 +30,41 @@ import numpy as np
 __all__ = [
     "ArgumentTypeError",
     "check_1d_labels",
+    "check_alpha",
     "check_binary_labels",
     "check_bool",
+    "check_broadcast",
     "check_cv",
+    "check_data",
     "check_distribution",
+    "check_estimator_arg",
     "check_features",
     "check_finite",
+    "check_finite_1d",
+    "check_finite_values",
     "check_float",
+    "check_halvings",
+    "check_index_array",
+    "check_input_folder",
     "check_int",
     "check_integer_array",
+    "check_label_types",
+    "check_model",
+    "check_n_jobs",
     "check_not_complex",
     "check_open_unit",
+    "check_option",
+    "check_output_path",
+    "check_predicted_labels",
     "check_random_state",
     "check_rng",
     "check_same_length",
+    "check_splitter_seed",
+    "check_target_for_loss",
+    "check_test_count",
+    "check_test_fraction",
+    "check_train_test_splits",
+    "name_options",
 ]
 
 
@@ -83,7 +104,7 @@ def check_not_complex(value: Any, name: str) -> np.ndarray:
     >>> check_not_complex([1 + 2j], "X")
     Traceback (most recent call last):
     ...
-    cvbook._checks.ArgumentTypeError: X must be real, got complex values
+    cvbook.validation.ArgumentTypeError: X must be real, got complex values
     """
     arr = _as_array(value, name)
     if np.iscomplexobj(arr) or (
@@ -132,7 +153,7 @@ def check_float(
     >>> check_float("0.05", "delta")
     Traceback (most recent call last):
     ...
-    cvbook._checks.ArgumentTypeError: delta must be a real number, got '0.05'
+    cvbook.validation.ArgumentTypeError: delta must be a real number, got '0.05'
     """
     if (
         _is_string(value)
@@ -170,7 +191,7 @@ def check_open_unit(value: Any, name: str, *, scalar: bool = False) -> Any:
     >>> check_open_unit([0.05, 0.1], "delta", scalar=True)
     Traceback (most recent call last):
     ...
-    cvbook._checks.ArgumentTypeError: delta must be a real number, got [0.05, 0.1]
+    cvbook.validation.ArgumentTypeError: delta must be a real number, got [0.05, 0.1]
     """
     if scalar:
         out = check_float(value, name)
@@ -200,7 +221,7 @@ def check_int(value: Any, name: str, minimum: int | None = None, maximum: int | 
     >>> check_int(3.7, "k")
     Traceback (most recent call last):
     ...
-    cvbook._checks.ArgumentTypeError: k must be an integer, got 3.7
+    cvbook.validation.ArgumentTypeError: k must be an integer, got 3.7
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise ArgumentTypeError(f"{name} must be an integer, got {_describe(value)}")
@@ -227,7 +248,7 @@ def check_integer_array(
     >>> check_integer_array(["35"], "k_values")
     Traceback (most recent call last):
     ...
-    cvbook._checks.ArgumentTypeError: k_values must hold integers, got dtype <U2
+    cvbook.validation.ArgumentTypeError: k_values must hold integers, got dtype <U2
     """
     if _is_string(value):
         raise ArgumentTypeError(f"{name} must hold integers, got the string {_describe(value)}")
@@ -409,7 +430,7 @@ def check_distribution(distribution: Any, name: str = "distribution") -> Any:
     >>> check_distribution("twonorm")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    cvbook._checks.ArgumentTypeError: distribution must have a sample(...) method, got str
+    cvbook.validation.ArgumentTypeError: distribution must have a sample(...) method, got str
     """
     if not callable(getattr(distribution, "sample", None)):
         raise ArgumentTypeError(
@@ -643,6 +664,136 @@ def check_candidates(candidates: Any, name: str = "candidates") -> list:
     return candidates
 
 
+def check_option(value: Any, name: str, options: Iterable[str]) -> str:
+    """``value`` if it is one of the strings ``options``; a named ``ValueError`` otherwise.
+
+    Examples
+    --------
+    >>> check_option("zero_one", "loss", ("zero_one", "squared"))
+    'zero_one'
+    """
+    options = list(options)
+    if not isinstance(value, str) or value not in options:
+        raise ValueError(f"{name} must be one of {options}, got {value!r}")
+    return value
+
+
+def check_alpha(alpha: Any, name: str = "alpha") -> float:
+    """A miscoverage level strictly between 0 and 1, as a float.
+
+    Examples
+    --------
+    >>> check_alpha(0.05)
+    0.05
+    """
+    return float(check_open_unit(alpha, name, scalar=True))
+
+
+def check_data(X: Any, y: Any, *, min_samples: int = 4) -> tuple[np.ndarray, np.ndarray, int]:
+    """Features and 1-d labels of the same length: ``(X, y, n)``.
+
+    Examples
+    --------
+    >>> X, y, n = check_data(np.zeros((4, 2)), [0, 1, 0, 1])
+    >>> n
+    4
+    """
+    X = check_features(X, "X", min_samples=min_samples)
+    y = check_1d_labels(y, "y")
+    n = check_same_length(("X", X), ("y", y))
+    return X, y, n
+
+
+def check_test_count(test_size: Any, n: int, name: str = "test_size") -> int:
+    """Number of test points from a fraction in (0, 1) or a count in [1, n - 2].
+
+    Examples
+    --------
+    >>> check_test_count(0.25, 20), check_test_count(3, 20)
+    (5, 3)
+    """
+    if isinstance(test_size, (float, np.floating)) and not float(test_size).is_integer():
+        frac = float(check_open_unit(test_size, name, scalar=True))
+        n_test = round(frac * n)
+    elif isinstance(test_size, (float, np.floating)):
+        raise ValueError(
+            f"{name} must be a fraction in (0, 1) or an integer count, got {test_size!r}"
+        )
+    else:
+        n_test = check_int(test_size, name, minimum=1)
+    if not 1 <= n_test <= n - 2:
+        raise ValueError(
+            f"{name} leaves {n_test} test points out of {n}: it must leave at "
+            f"least 1 test point and 2 training points"
+        )
+    return n_test
+
+
+def check_test_fraction(test_size: Any, name: str = "test_size") -> float:
+    """A test fraction strictly between 0 and 1, as a float.
+
+    Examples
+    --------
+    >>> check_test_fraction(0.3)
+    0.3
+    """
+    if isinstance(test_size, bool) or np.ndim(test_size) != 0:
+        raise ValueError(f"{name} must be a number strictly between 0 and 1, got {test_size!r}")
+    return float(check_open_unit(test_size, name))
+
+
+def check_finite_1d(values: Any, name: str) -> np.ndarray:
+    """A one-dimensional array of finite numbers.
+
+    Examples
+    --------
+    >>> check_finite_1d([1, 2], "a")
+    array([1., 2.])
+    """
+    arr = check_finite(values, name)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    return arr
+
+
+def check_splitter_seed(random_state: Any) -> Any:
+    """``random_state`` checked by the one seed rule, in a form scikit-learn's splitters take.
+
+    None, an int and a RandomState pass unchanged (so an int gives scikit-learn's folds);
+    a Generator or SeedSequence becomes a RandomState seeded from one draw.
+
+    Examples
+    --------
+    >>> check_splitter_seed(3)
+    3
+    """
+    rs = check_random_state(
+        random_state,
+        to="seed"
+        if random_state is None or isinstance(random_state, (int, np.integer))
+        else "randomstate",
+    )
+    return rs
+
+
+def check_model(model: Any, name: str = "model") -> Any:
+    """A fitted classifier: anything with a ``predict`` method.
+
+    Examples
+    --------
+    >>> class Model:
+    ...     def predict(self, X):
+    ...         return X
+    >>> isinstance(check_model(Model()), Model)
+    True
+    """
+    if not callable(getattr(model, "predict", None)):
+        raise ArgumentTypeError(
+            f"{name} must be a fitted classifier with a predict method, got {type(model).__name__}"
+        )
+    return model
+
+
 # --------------------------------------------------------------------------- #
 # Checks added for issue 20 (the statistical API under hostile input)
 
@@ -671,24 +822,6 @@ def check_broadcast(*named_arrays: tuple[str, Any]) -> tuple[int, ...]:
         ) from None
 
 
-def check_choice(value: Any, name: str, choices: Iterable[str]) -> str:
-    """Return ``value`` as a ``str`` if it is one of ``choices`` (numpy strings too).
-
-    Examples
-    --------
-    >>> check_choice(np.str_("wald"), "method", ["wald", "clopper_pearson"])
-    'wald'
-    >>> check_choice(1, "method", ["wald"])
-    Traceback (most recent call last):
-    ...
-    ValueError: method must be one of ['wald'], got 1
-    """
-    choices = list(choices)
-    if isinstance(value, (str, np.str_)) and str(value) in choices:
-        return str(value)
-    raise ValueError(f"{name} must be one of {choices}, got {_describe(value)}")
-
-
 def _target_kind(y: np.ndarray) -> str:
     from sklearn.utils.multiclass import type_of_target
 
@@ -706,7 +839,7 @@ def check_label_types(y: np.ndarray, name: str = "y") -> np.ndarray:
     >>> check_label_types(np.array([1, "a"], dtype=object), "y")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    cvbook._checks.ArgumentTypeError: y must hold labels of one type (...), got int and str
+    cvbook.validation.ArgumentTypeError: y must hold labels of one type (...), got int and str
     """
     arr = np.asarray(y)
     if arr.dtype == object and arr.size:
@@ -822,7 +955,7 @@ def check_index_array(
     >>> check_index_array([0.5], "train", 3)
     Traceback (most recent call last):
     ...
-    cvbook._checks.ArgumentTypeError: train must hold integer indices, got dtype float64
+    cvbook.validation.ArgumentTypeError: train must hold integer indices, got dtype float64
     """
     if _is_string(value):
         raise ArgumentTypeError(f"{name} must hold integer indices, got a string")
@@ -1079,7 +1212,7 @@ def check_estimator_arg(estimator: Any, name: str = "estimator") -> Any:
     >>> check_estimator_arg("lda", "estimator_a")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    cvbook._checks.ArgumentTypeError: estimator_a must be a scikit-learn estimator ...
+    cvbook.validation.ArgumentTypeError: estimator_a must be a scikit-learn estimator ...
     """
     from sklearn.base import clone
 
