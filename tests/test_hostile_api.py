@@ -859,3 +859,25 @@ def test_decision_wald_interval_is_not_clipped():
     assert r.estimate == 0.1  # the stratified test part holds 2 of the 4 negatives
     half = 1.959963984540054 * math.sqrt(0.1 * 0.9 * 20 / 19) / math.sqrt(20)
     assert r.lower == pytest.approx(0.1 - half) and r.lower < 0
+
+
+# --------------------------------------------------------------------------- #
+# studies: the seed of a Table 1 fit names a bad data set or realisation
+
+
+@pytest.mark.parametrize(
+    "name,realisation,param",
+    [
+        ("bananas", 1, "name"),
+        (1, 1, "name"),
+        ("banana", 0, "realisation"),
+        ("banana", 1.0, "realisation"),
+    ],
+)
+def test_studies_table1_seed_names_its_argument(name, realisation, param):
+    from cvbook.studies.table1 import TABLE1_GRID
+
+    with pytest.raises(ValueError) as err:
+        TABLE1_GRID.random_state(name, realisation)
+    _named(err, param)
+    assert TABLE1_GRID.random_state("banana", 1) == TABLE1_GRID.random_state("banana", 1)

@@ -112,7 +112,18 @@ class Table1Grid:
         return [float(f * scale) for f in self.gamma_factors]
 
     def random_state(self, name: str, realisation: int) -> int:
-        """Seed of the fit on (``name``, ``realisation``): a function of the three only."""
+        """Seed of the fit on (``name``, ``realisation``): a function of the three only.
+
+        Examples
+        --------
+        >>> TABLE1_GRID.random_state("bananas", 1)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: name must be one of banana, breast_cancer, ..., waveform; got 'bananas'
+        """
+        if not isinstance(name, str) or name not in RAETSCH_NAMES:
+            raise ValueError(f"name must be one of {', '.join(RAETSCH_NAMES)}; got {name!r}")
+        realisation = check_int(realisation, "realisation", minimum=1)
         ss = np.random.SeedSequence([self.seed, RAETSCH_NAMES.index(name), realisation])
         return int(ss.generate_state(1)[0])
 
