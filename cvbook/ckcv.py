@@ -929,9 +929,18 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
     best_score_ : float
         ``L_MS*``, the smallest mean MS bound.
     bound_ : float
-        ``L_EE*``: with probability at least ``1 - delta`` (for each of the
-        models, over its EE part) the risk of a random member of ``F*`` is
-        at most this.
+        ``L_EE*``, the mean of the ``n_splits`` per-split bounds ``L_EE^(i)``
+        of the selected row. Each ``L_EE^(i)`` holds for its own model with
+        probability at least ``1 - delta`` over its EE part, for a row fixed in
+        advance. If all of them hold, the risk of a member of ``F*`` drawn at
+        random (the mean of the members' risks) is at most ``L_EE*``; by the
+        union bound that happens with probability at least
+        ``1 - n_splits * delta`` for a row fixed in advance, not ``1 - delta``
+        (averaging does not restore ``1 - delta``). For the row the search
+        selects, whose choice depended on the EE labels through the other
+        splits, the union runs over every row searched: at least
+        ``1 - n_rows * n_splits * delta``, so per-split bounds at
+        ``delta / (n_rows * n_splits)`` give ``1 - delta`` (chapter 5).
     estimators_ : list of estimators
         ``F*``, the ``n_splits`` models ``f*_MS`` of the selected row: the
         fits of its EE phase.

@@ -42,6 +42,7 @@ FLOORS: dict[str, int] = {
     "cvbook.studies.bias_variance": 4,
     "cvbook.studies.loo": 4,
     "cvbook.studies.table1": 4,
+    "cvbook.studies.ckcv": 4,
     "cvbook.studies.coverage": 4,
     "cvbook.studies.intervals": 4,
     "cvbook.runs": 5,
