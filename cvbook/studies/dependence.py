@@ -93,13 +93,13 @@ class GroupedGaussians:
     >>> dist = GroupedGaussians(n_groups=4, group_size=3, icc=0.5)
     >>> X, y, groups, centres, effects = dist.sample(np.random.default_rng(0))
     >>> X.shape, sorted(set(y.tolist())), np.bincount(groups).tolist()
-    ((12, 2), [-1, 1], [3, 3, 3, 3])
+    ((12, 5), [-1, 1], [3, 3, 3, 3])
     """
 
     n_groups: int = 20
     group_size: int = 10
     icc: float = 0.5
-    d: int = 2
+    d: int = 5
     slope: float = 1.5
 
     def __post_init__(self) -> None:
@@ -122,24 +122,35 @@ class GroupedGaussians:
         y = np.where(self.slope * X[:, 0] + noise > 0, 1, -1)
         return X, y, groups, centres, effects
 
-    def risk_new_groups(self, model: Any, rng: np.random.Generator, n_fresh: int) -> float:
-        """Risk of ``model`` on a new group (exact given ``x``; averaged over ``n_fresh`` x)."""
+    def risk_new_groups(
+        self, model: Any, rng: np.random.Generator, n_fresh: int
+    ) -> tuple[float, float]:
+        """Risk of ``model`` on a new group and its Monte Carlo SE.
+
+        The conditional risk given ``x`` is exact; it is averaged over ``n_fresh`` fresh ``x``.
+        """
         X = rng.standard_normal((n_fresh, self.d))
         p = ndtr(self.slope * X[:, 0])  # P(y = +1 | x) for a point of a new group
-        pred = model.predict(X)
-        return float(np.mean(np.where(pred == 1, 1.0 - p, p)))
+        return _mean_se(np.where(model.predict(X) == 1, 1.0 - p, p))
 
     def risk_same_groups(
         self, model: Any, centres: np.ndarray, effects: np.ndarray, rng, n_fresh: int
-    ) -> float:
-        """Risk of ``model`` on new points of the data set's own groups (equal weights)."""
+    ) -> tuple[float, float]:
+        """Risk of ``model`` on new points of the data set's own groups, and its Monte Carlo SE.
+
+        Each group weighs the same; the conditional risk given ``x`` and the group's
+        effect is exact, averaged over ``n_fresh // n_groups`` fresh ``x`` per group.
+        """
         a, c = np.sqrt(self.icc), np.sqrt(1.0 - self.icc)
         per = max(1, n_fresh // self.n_groups)
         g = np.repeat(np.arange(self.n_groups), per)
         X = a * centres[g] + c * rng.standard_normal((g.size, self.d))
         p = ndtr((self.slope * X[:, 0] + a * effects[g]) / c)
-        pred = model.predict(X)
-        return float(np.mean(np.where(pred == 1, 1.0 - p, p)))
+        return _mean_se(np.where(model.predict(X) == 1, 1.0 - p, p))
+
+
+def _mean_se(values: np.ndarray) -> tuple[float, float]:
+    return float(values.mean()), float(values.std(ddof=1) / np.sqrt(values.size))
 
 
 def cv_error(model: Any, X: np.ndarray, y: np.ndarray, cv: Any, groups: Any = None) -> float:
@@ -184,7 +195,7 @@ def groups_trial(
     icc: float = 0.5,
     n_groups: int = 20,
     group_size: int = 10,
-    d: int = 2,
+    d: int = 5,
     n_neighbors: int = 5,
     n_splits: int = 5,
     n_fresh: int = 10_000,
@@ -201,8 +212,9 @@ def groups_trial(
     Examples
     --------
     >>> out = groups_trial(np.random.default_rng(0), icc=0.5, n_fresh=500)
-    >>> sorted(out)
-    ['group', 'group_holdout', 'kfold', 'risk_new', 'risk_same', 'stratified', 'stratified_group']
+    >>> sorted(out)  # doctest: +NORMALIZE_WHITESPACE
+    ['group', 'group_holdout', 'kfold', 'risk_new', 'risk_new_se', 'risk_same', 'risk_same_se',
+     'stratified', 'stratified_group']
     """
     rng = check_rng(rng, "rng")
     dist = GroupedGaussians(n_groups=n_groups, group_size=group_size, icc=icc, d=d)
@@ -225,8 +237,10 @@ def groups_trial(
         ),
     }
     fitted = KNeighborsClassifier(n_neighbors=model.n_neighbors).fit(X, y)
-    out["risk_new"] = dist.risk_new_groups(fitted, rng, n_fresh)
-    out["risk_same"] = dist.risk_same_groups(fitted, centres, effects, rng, n_fresh)
+    out["risk_new"], out["risk_new_se"] = dist.risk_new_groups(fitted, rng, n_fresh)
+    out["risk_same"], out["risk_same_se"] = dist.risk_same_groups(
+        fitted, centres, effects, rng, n_fresh
+    )
     return out
 
 
@@ -309,10 +323,15 @@ class AR1Series:
         e = self._ar1(rng, self.noise)
         return x[:, None], self.signal(x) + e
 
-    def risk_future(self, model: Any, rng: np.random.Generator, n_fresh: int) -> float:
-        """Squared-error risk of ``model`` on the far future (``n_fresh`` fresh x, noise exact)."""
+    def risk_future(
+        self, model: Any, rng: np.random.Generator, n_fresh: int
+    ) -> tuple[float, float]:
+        """Squared-error risk of ``model`` on the far future, and its Monte Carlo SE.
+
+        The noise term ``noise ** 2`` is exact; the rest is averaged over ``n_fresh`` fresh x.
+        """
         x = rng.standard_normal(n_fresh)
-        return float(np.mean((self.signal(x) - model.predict(x[:, None])) ** 2) + self.noise**2)
+        return _mean_se((self.signal(x) - model.predict(x[:, None])) ** 2 + self.noise**2)
 
 
 def time_trial(
@@ -334,8 +353,9 @@ def time_trial(
     Examples
     --------
     >>> out = time_trial(np.random.default_rng(0), n_fresh=500)
-    >>> sorted(out)
-    ['blocked', 'blocked_gap', 'forward', 'forward_gap', 'risk_future', 'shuffled']
+    >>> sorted(out)  # doctest: +NORMALIZE_WHITESPACE
+    ['blocked', 'blocked_gap', 'forward', 'forward_gap', 'risk_future', 'risk_future_se',
+     'shuffled']
     """
     rng = check_rng(rng, "rng")
     series = AR1Series(n=n, phi=phi)
@@ -354,7 +374,7 @@ def time_trial(
     }
     out = {name: cv_mse(model, X, y, cv) for name, cv in splitters.items()}
     fitted = KNeighborsRegressor(n_neighbors=model.n_neighbors).fit(X, y)
-    out["risk_future"] = series.risk_future(fitted, rng, n_fresh)
+    out["risk_future"], out["risk_future_se"] = series.risk_future(fitted, rng, n_fresh)
     return out
 
 
@@ -466,7 +486,7 @@ def preprocessing_trial(
     missing: float = 0.2,
     n_neighbors: int = 5,
     n_splits: int = 5,
-    n_fresh: int = 5000,
+    n_fresh: int = 2000,
 ) -> dict[str, float]:
     """A mean imputer and a scaler fitted on all the data, against the same inside the folds.
 
