@@ -200,10 +200,10 @@ def test_time_trial_shuffled_is_optimistic_for_the_future():
 
 
 def test_esl_trial_wrong_way_far_below_half_right_way_near_half():
-    """A test that can fail: ESL's example at a smaller size (1000 predictors, 20 kept)."""
-    res = esl_study(12, random_state=8, p=1000, k=20)
-    assert res["wrong"].mean() < 0.2
-    assert abs(res["right"].mean() - 0.5) < 0.1
+    """A test that can fail: ESL's example at a smaller size (2000 predictors, 50 kept)."""
+    res = esl_study(12, random_state=8, p=2000, k=50)
+    assert res["wrong"].mean() < 0.25  # far below the true 1/2
+    assert abs(res["right"].mean() - 0.5) < 0.12  # about 4 SE of a 12-run mean
 
 
 def test_label_correlation_is_pearson_and_f_classif_ranks_by_its_absolute_value():
