@@ -436,7 +436,8 @@ def esl_trial(
     (``selection="signed"``, ESL's words, :func:`label_correlation`; or
     ``"absolute"``, the largest ``|r|``, ``f_classif``), then cross-validate 1-NN on
     them. *Right*: the same selection inside each fold (a ``Pipeline`` of
-    ``SelectKBest`` and 1-NN, as ``cross_val_score`` would run it). Both use the same
+    ``SelectKBest`` and 1-NN, as ``cross_val_score`` would run it). ``wrong_absolute`` is
+    the wrong way with the largest ``|r|`` on the same data set. All use the same
     stratified ``n_splits``-fold split.
 
     Examples
@@ -458,9 +459,11 @@ def esl_trial(
     cv = StratifiedKFold(n_splits, shuffle=True, random_state=int_seed(rng))
     nn1 = KNeighborsClassifier(n_neighbors=1)
     chosen = SelectKBest(score, k=k).fit(X, y).get_support()
+    by_abs = SelectKBest(f_classif, k=k).fit(X, y).get_support()
     return {
         "wrong": cv_error(nn1, X[:, chosen], y, cv),
         "right": cv_error(make_pipeline(SelectKBest(score, k=k), nn1), X, y, cv),
+        "wrong_absolute": cv_error(nn1, X[:, by_abs], y, cv),
     }
 
 
