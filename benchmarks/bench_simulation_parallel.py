@@ -1,7 +1,7 @@
 """Speed-up of the repeated-data-set simulation with joblib: n_jobs=2 against n_jobs=1.
 
 The simulation is chapter 3's bias/variance study
-(:func:`cvbook.kfold.kfold_bias_variance`): each repetition draws a data set,
+(:func:`cvbook.studies.bias_variance.kfold_bias_variance`): each repetition draws a data set,
 runs K-fold for every K and measures the true risk of the model trained on all
 of it. Repetitions are independent and seeded per task, so they split over
 workers with identical results. The script
@@ -39,8 +39,8 @@ from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from threadpoolctl import threadpool_limits
 
 from cvbook.datasets import TwoGaussians
-from cvbook.kfold import kfold_bias_variance
 from cvbook.provenance import atomic_write_text
+from cvbook.studies.bias_variance import kfold_bias_variance
 
 
 def run(n_jobs: int, n_repeats: int, seed: int = 0):

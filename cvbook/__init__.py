@@ -1,31 +1,46 @@
 """cvbook: the package behind the book *Estimating the risk of a learned model*.
 
-One module per idea, named as the chapters name them:
+The package is built in floors; a module imports only from its own floor or below,
+never from above, not even inside a function (``tests/test_package_plan.py`` holds the
+floor of every module and checks it):
 
-=============================  ==========================================================
-module                         chapter
-=============================  ==========================================================
-:mod:`cvbook.risk`             1 -- losses, empirical risk, the risk of a fitted model
-:mod:`cvbook.bounds`           1, 5, 6, 7 -- Clopper--Pearson bounds
-:mod:`cvbook.datasets`         all -- synthetic distributions, Rätsch benchmarks
-:mod:`cvbook.simulation`       all -- repeated experiments, seeded per task, resumable
-:mod:`cvbook.holdout`          2 -- hold-out
-:mod:`cvbook.kfold`            3 -- K-fold cross-validation
-:mod:`cvbook.loo`              4 -- leave-one-out
-:mod:`cvbook.ckcv`             5 -- complete K-fold cross-validation
-:mod:`cvbook.sweep`            5b -- Table 1 of Anguita et al., one fit at a time
-:mod:`cvbook.coverage`         6 -- do the guarantees hold?
-:mod:`cvbook.intervals`        7 -- confidence intervals for the risk
-:mod:`cvbook.compare`          7 -- comparing two learners
-:mod:`cvbook.plotting`         all -- one style for every figure
-:mod:`cvbook.book`             all -- published numbers, parameter checks, committed records
-:mod:`cvbook.provenance`       long runs -- atomic writes, git commit, package versions
-:mod:`cvbook.runs.table1`      5b -- the Table 1 sweep: command line, records, resume
-:mod:`cvbook.runs.coverage`    6 -- the coverage study: command line, records, resume
-:mod:`cvbook.runs.intervals`   7 -- the interval study: command line, records, resume
-=============================  ==========================================================
+=====  ================================  ===================================================
+floor  module                            what it holds (chapter)
+=====  ================================  ===================================================
+1      :mod:`cvbook.validation`          every argument check (all)
+1      :mod:`cvbook.book`                published numbers, parameter checks, records (all)
+1      :mod:`cvbook.provenance`          atomic writes, git commit, package versions
+2      :mod:`cvbook.risk`                losses (one ``Loss`` type), empirical and true risk (1)
+2      :mod:`cvbook.bounds`              Clopper--Pearson bounds (1, 5, 6, 7)
+2      :mod:`cvbook.datasets`            synthetic distributions, Rätsch benchmarks (all)
+2      :mod:`cvbook.stats`               paired difference, mean ± SE, correlation, variances
+2      :mod:`cvbook.simulation`          repeated experiments, seeded per task, resumable
+2      :mod:`cvbook.plotting`            one style for every figure (all)
+3      :mod:`cvbook.holdout`             hold-out (2)
+3      :mod:`cvbook.kfold`               K-fold cross-validation (3)
+3      :mod:`cvbook.loo`                 leave-one-out (4)
+3      :mod:`cvbook.ckcv`                complete K-fold cross-validation (5)
+3      :mod:`cvbook.intervals`           confidence intervals for the risk (7)
+3      :mod:`cvbook.compare`             comparing two learners (7)
+3      :mod:`cvbook.dependence`          grouped and ordered data: splitters, design effects (8)
+4      :mod:`cvbook.studies.split_sizes`     test error and the split of m points (1)
+4      :mod:`cvbook.studies.selection`       what selection costs; the candidate grids (2, 3)
+4      :mod:`cvbook.studies.learning_curve`  what the held-out points cost (2)
+4      :mod:`cvbook.studies.bias_variance`   bias and variance of K-fold (3)
+4      :mod:`cvbook.studies.loo`             LOO's small-sample failures, ridge estimates (4)
+4      :mod:`cvbook.studies.table1`          Table 1 of Anguita et al., one fit at a time (5b)
+4      :mod:`cvbook.studies.coverage`        do the guarantees hold? (6)
+4      :mod:`cvbook.studies.intervals`       do the intervals cover; power of the tests (7)
+4      :mod:`cvbook.studies.dependence`      groups, time and leakage against known risks (8)
+5      :mod:`cvbook.runs.table1`         the Table 1 sweep: command line, records, resume
+5      :mod:`cvbook.runs.coverage`       the coverage study: command line, records, resume
+5      :mod:`cvbook.runs.intervals`      the interval study: command line, records, resume
+=====  ================================  ===================================================
 
-Argument checks shared by every module live in ``cvbook._checks``.
+Where new code goes: a method a reader runs on their own data goes to floor 3; an
+experiment of a chapter (a ``*_trial``, ``*_study``, a learner or distribution made for
+it) goes to :mod:`cvbook.studies`; a statistic the studies report goes to
+:mod:`cvbook.stats`; a check of an argument goes to :mod:`cvbook.validation`.
 """
 
 __version__ = "0.1.0"

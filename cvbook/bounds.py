@@ -29,7 +29,7 @@ import warnings
 import numpy as np
 from scipy import optimize, special, stats
 
-from ._checks import (
+from .validation import (
     ArgumentTypeError,
     check_1d_labels,
     check_bool,

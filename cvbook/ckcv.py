@@ -79,14 +79,14 @@ try:  # scikit-learn >= 1.6
 except ImportError:  # pragma: no cover - scikit-learn < 1.6
     _sk_validate_data = None
 
-from ._checks import (
+from .bounds import clopper_pearson_upper
+from .validation import (
     check_binary_labels,
     check_features,
     check_int,
     check_open_unit,
     check_random_state,
 )
-from .bounds import clopper_pearson_upper
 
 __all__ = [
     "DEFAULT_K_VALUES",
@@ -135,7 +135,7 @@ def _check_X(X: Any, name: str = "X") -> np.ndarray:
     Complex input ("Complex data not supported"), 1-d input ("Reshape your
     data") and non-numeric objects (the TypeError of ``float()``) are refused
     here first; the rest (sparse, strings, NaN/inf, zero columns) by
-    ``cvbook._checks.check_features``.
+    ``cvbook.validation.check_features``.
     """
     if X is None:
         raise ValueError(f"{name} is required, got None")

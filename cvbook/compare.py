@@ -28,15 +28,15 @@ import numpy as np
 from scipy import stats
 from sklearn.base import clone
 
-from ._checks import check_int, check_same_length
-from .intervals import (
-    _check_alpha,
-    _check_data,
-    _check_loss,
-    _check_test_size,
-    _random_splits,
-    _rng,
-    split_losses,
+from .intervals import INTERVAL_LOSSES, random_splits, split_losses
+from .validation import (
+    check_alpha,
+    check_data,
+    check_int,
+    check_option,
+    check_rng,
+    check_same_length,
+    check_test_count,
 )
 
 __all__ = [
@@ -97,7 +97,7 @@ class ComparisonTest:
 
     def rejects(self, alpha: float = 0.05) -> bool:
         """Whether the test rejects at level ``alpha``."""
-        return bool(self.p_value < _check_alpha(alpha))
+        return bool(self.p_value < check_alpha(alpha))
 
 
 def five_by_two_splits(y: Any, loss: str = "zero_one", random_state=None) -> list:
@@ -113,12 +113,12 @@ def five_by_two_splits(y: Any, loss: str = "zero_one", random_state=None) -> lis
     (5, [5, 5])
     """
     y = np.asarray(y)
-    _check_loss(loss)
+    check_option(loss, "loss", INTERVAL_LOSSES)
     n = len(y)
     if n < 4:
         raise ValueError(f"y must hold at least 4 points for a 5x2cv test, got {n}")
-    rng = _rng(random_state)
-    return [tuple(_random_splits(y, 1, n // 2, loss, rng)[0]) for _ in range(5)]
+    rng = check_rng(random_state)
+    return [tuple(random_splits(y, 1, n // 2, loss, rng)[0]) for _ in range(5)]
 
 
 def _check_halves(splits: Any, n: int) -> list:
@@ -145,7 +145,7 @@ def _check_halves(splits: Any, n: int) -> list:
     return out
 
 
-def _differences_5x2(est_a, est_b, X, y, loss, splits) -> np.ndarray:
+def differences_5x2(est_a, est_b, X, y, loss, splits) -> np.ndarray:
     """``p[i, j]``: risk of A minus risk of B, repetition i, fold j (trained on the other half)."""
     folds = []
     for h1, h2 in splits:
@@ -253,12 +253,12 @@ def paired_ttest_5x2cv(
     >>> r.difference < 0, r.p_value < 0.05, r.n_fits
     (True, True, 20)
     """
-    _check_loss(loss)
-    X, y, n = _check_data(X, y)
+    check_option(loss, "loss", INTERVAL_LOSSES)
+    X, y, n = check_data(X, y)
     splits = _check_halves(
         five_by_two_splits(y, loss, random_state) if splits is None else splits, n
     )
-    p = _differences_5x2(estimator_a, estimator_b, X, y, loss, splits)
+    p = differences_5x2(estimator_a, estimator_b, X, y, loss, splits)
     t, pv = ttest_5x2cv_from_differences(p)
     return ComparisonTest(float(p.mean()), t, pv, (5.0,), "ttest_5x2cv", "expected", 20)
 
@@ -285,12 +285,12 @@ def combined_ftest_5x2cv(
     >>> r.difference, r.method                     # the same learner twice
     (0.0, 'ftest_5x2cv')
     """
-    _check_loss(loss)
-    X, y, n = _check_data(X, y)
+    check_option(loss, "loss", INTERVAL_LOSSES)
+    X, y, n = check_data(X, y)
     splits = _check_halves(
         five_by_two_splits(y, loss, random_state) if splits is None else splits, n
     )
-    p = _differences_5x2(estimator_a, estimator_b, X, y, loss, splits)
+    p = differences_5x2(estimator_a, estimator_b, X, y, loss, splits)
     f, pv = ftest_5x2cv_from_differences(p)
     return ComparisonTest(float(p.mean()), f, pv, (10.0, 5.0), "ftest_5x2cv", "expected", 20)
 
@@ -367,9 +367,9 @@ def mcnemar_holdout(
     (True, 2)
     """
     mcnemar_test([0], [0], [0], loss=loss)  # refuses a regression loss before any fit
-    X, y, n = _check_data(X, y)
-    n_test = _check_test_size(test_size, n)
-    ((train, test),) = _random_splits(y, 1, n_test, loss, _rng(random_state))
+    X, y, n = check_data(X, y)
+    n_test = check_test_count(test_size, n)
+    ((train, test),) = random_splits(y, 1, n_test, loss, check_rng(random_state))
     pa = clone(estimator_a).fit(X[train], y[train]).predict(X[test])
     pb = clone(estimator_b).fit(X[train], y[train]).predict(X[test])
     r = mcnemar_test(y[test], pa, pb)
@@ -413,11 +413,11 @@ def corrected_paired_ttest(
     >>> r.p_value < 0.05, r.df, r.n_fits
     (True, (14.0,), 30)
     """
-    _check_loss(loss)
-    X, y, n = _check_data(X, y)
+    check_option(loss, "loss", INTERVAL_LOSSES)
+    X, y, n = check_data(X, y)
     n_splits = check_int(n_splits, "n_splits", minimum=2)
-    n_test = _check_test_size(test_size, n)
-    splits = _random_splits(y, n_splits, n_test, loss, _rng(random_state))
+    n_test = check_test_count(test_size, n)
+    splits = random_splits(y, n_splits, n_test, loss, check_rng(random_state))
     la = split_losses(estimator_a, X, y, splits, loss, n_jobs)
     lb = split_losses(estimator_b, X, y, splits, loss, n_jobs)
     d = np.array([a.mean() - b.mean() for a, b in zip(la, lb, strict=True)])

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ._checks import ArgumentTypeError, check_float, check_int
+from .validation import ArgumentTypeError, check_float, check_int
 
 __all__ = [
     "BlockedKFold",

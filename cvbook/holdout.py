@@ -9,7 +9,7 @@ only a mean, so that a chapter can show their spread.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,17 +17,16 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.model_selection import ShuffleSplit, StratifiedShuffleSplit, train_test_split
 
-from ._checks import (
+from .risk import Loss, empirical_risk, resolve_loss
+from .validation import (
     check_1d_labels,
     check_bool,
     check_candidates,
-    check_distribution,
     check_int,
-    check_open_unit,
     check_random_state,
+    check_test_fraction,
     check_xy,
 )
-from .risk import LOSSES, count_errors, draw_sample, empirical_risk, model_risk
 
 __all__ = [
     "Selection",
@@ -36,13 +35,8 @@ __all__ = [
     "holdout_risks",
     "holdout_select",
     "holdout_split",
-    "learning_curve_trial",
-    "selection_summary",
-    "selection_trial",
     "stratified_indices",
 ]
-
-Loss = str | Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
 def clone_estimator(estimator: Any, name: str = "estimator") -> Any:
@@ -70,24 +64,9 @@ def clone_estimator(estimator: Any, name: str = "estimator") -> Any:
         ) from exc
 
 
-def _check_loss(loss: Any) -> Any:
-    if not callable(loss) and not (isinstance(loss, str) and loss in LOSSES):
-        raise ValueError(
-            f"loss must be one of {sorted(LOSSES)} or a callable returning "
-            f"per-point losses, got {loss!r}"
-        )
-    return loss
-
-
 def _split_seed(random_state: Any) -> np.random.RandomState:
     """The package's seed rule, as the RandomState scikit-learn's splitters take."""
     return check_random_state(random_state, to="randomstate")
-
-
-def _check_test_size(test_size: Any) -> float:
-    if isinstance(test_size, bool) or np.ndim(test_size) != 0:
-        raise ValueError(f"test_size must be a number strictly between 0 and 1, got {test_size!r}")
-    return float(check_open_unit(test_size, "test_size"))
 
 
 def holdout_split(
@@ -120,7 +99,7 @@ def holdout_split(
     >>> len(y_tr), len(y_va)
     (7, 3)
     """
-    test_size = _check_test_size(test_size)
+    test_size = check_test_fraction(test_size)
     stratify = check_bool(stratify, "stratify")
     X, y = check_xy(X, y)
     return tuple(
@@ -169,7 +148,7 @@ def holdout_risk(
     True
     """
     model = clone_estimator(estimator)
-    _check_loss(loss)
+    resolve_loss(loss)
     X_tr, X_va, y_tr, y_va = holdout_split(X, y, test_size, stratify, random_state)
     model.fit(X_tr, y_tr)
     return empirical_risk(y_va, model.predict(X_va), loss=loss)
@@ -213,10 +192,10 @@ def holdout_risks(
     >>> holdout_risks(LinearDiscriminantAnalysis(), X, y, n_splits=4, random_state=0).shape
     (4,)
     """
-    test_size = _check_test_size(test_size)
+    test_size = check_test_fraction(test_size)
     n_splits = check_int(n_splits, "n_splits", minimum=1)
     stratify = check_bool(stratify, "stratify")
-    _check_loss(loss)
+    resolve_loss(loss)
     X, y = check_xy(X, y)
     clone_estimator(estimator)
     splitter_cls = StratifiedShuffleSplit if stratify else ShuffleSplit
@@ -306,7 +285,7 @@ def holdout_select(
     """
     candidates = check_candidates(candidates)
     refit = check_bool(refit, "refit")
-    _check_loss(loss)
+    resolve_loss(loss)
     X_tr, X_va, y_tr, y_va = holdout_split(X, y, test_size, stratify, random_state)
     fitted, risks = [], []
     for est in candidates:
@@ -369,7 +348,7 @@ def stratified_indices(
     if isinstance(test_size, (int, np.integer)) and not isinstance(test_size, bool):
         n_test = int(test_size)
     else:
-        n_test = int(np.ceil(_check_test_size(test_size) * m))
+        n_test = int(np.ceil(check_test_fraction(test_size) * m))
     k = len(classes)
     if not k <= n_test <= m - k:
         raise ValueError(
@@ -392,252 +371,3 @@ def stratified_indices(
     )
     train = np.setdiff1d(np.arange(m), test)
     return rng.permutation(train), rng.permutation(test)
-
-
-def _check_trial_sizes(m: Any, test_size: Any) -> tuple[int, int]:
-    m = check_int(m, "m", minimum=8)
-    n_val = int(np.ceil(_check_test_size(test_size) * m))
-    if not 2 <= n_val <= m - 2:
-        raise ValueError(
-            f"test_size={test_size} leaves {n_val} of m={m} points to validate; "
-            f"each part needs at least 2"
-        )
-    return m, n_val
-
-
-def selection_trial(
-    rng: Any,
-    distribution: Any,
-    candidates: Sequence[Any],
-    m: int,
-    test_size: float = 0.3,
-    n_mc: int = 10_000,
-    m_test: int | None = None,
-) -> dict[str, Any]:
-    """One data set of the hold-out procedure, with the truth beside every number.
-
-    Draws a sample ``S`` of ``m`` points (:func:`cvbook.risk.draw_sample`: every
-    class holds 2 points or more) and an independent test set ``T`` of
-    ``m_test`` points; splits ``S`` once into ``S_train`` and ``S_cv`` keeping
-    both classes on each side (:func:`stratified_indices`). Every candidate is
-    trained on ``S_train`` (the *validated* model) and retrained on all of ``S``
-    (the *retrained* model), with the same hyperparameters and seed. The true
-    risks of all models are measured on one common fresh sample of ``n_mc``
-    points (:func:`cvbook.risk.model_risk`), so that they compare paired.
-
-    Parameters
-    ----------
-    rng : None, int, Generator, RandomState or SeedSequence
-        All the randomness of the trial.
-    distribution : object with ``sample(m, random_state)``, labels in {-1, +1}
-    candidates : sequence of estimators
-        Cloned before each fit.
-    m : int
-        Points in ``S``, >= 8.
-    test_size : float, default=0.3
-        Fraction of ``S`` held out (rounded up, as ``train_test_split`` does).
-    n_mc : int, default=10_000
-        Fresh points that measure each true risk.
-    m_test : int, optional
-        Points in ``T`` (default ``m``).
-
-    Returns
-    -------
-    dict
-        ``n_val`` and ``n_test`` (ints); per candidate (arrays of length
-        ``len(candidates)``): ``val_errors`` (errors on ``S_cv`` of the
-        validated model), ``risk_validated`` and ``risk_retrained`` (true
-        risks), ``test_errors`` (errors on ``T`` of the retrained model).
-
-    Examples
-    --------
-    >>> from sklearn.svm import SVC
-    >>> from cvbook.datasets import TwoGaussians
-    >>> out = selection_trial(0, TwoGaussians(), [SVC(C=0.1), SVC(C=1.0)], m=40, n_mc=500)
-    >>> out["n_val"], out["val_errors"].shape, out["risk_retrained"].shape
-    (12, (2,), (2,))
-    """
-    rng = check_random_state(rng, "rng")
-    check_distribution(distribution)
-    candidates = check_candidates(candidates)
-    m, n_val = _check_trial_sizes(m, test_size)
-    n_mc = check_int(n_mc, "n_mc", minimum=1)
-    m_test = m if m_test is None else check_int(m_test, "m_test", minimum=1)
-    X, y = draw_sample(distribution, m, rng)
-    X_te, y_te = distribution.sample(m_test, random_state=rng)
-    train, val = stratified_indices(y, test_size=n_val, random_state=rng)
-    mc_seed = int(rng.integers(2**32))
-    out: dict[str, list] = {
-        k: [] for k in ("val_errors", "risk_validated", "risk_retrained", "test_errors")
-    }
-    for est in candidates:
-        validated = clone(est).fit(X[train], y[train])
-        retrained = clone(est).fit(X, y)
-        out["val_errors"].append(count_errors(y[val], validated.predict(X[val])))
-        out["risk_validated"].append(model_risk(validated, distribution, n_mc, mc_seed))
-        out["risk_retrained"].append(model_risk(retrained, distribution, n_mc, mc_seed))
-        out["test_errors"].append(count_errors(y_te, retrained.predict(X_te)))
-    result: dict[str, Any] = {"n_val": n_val, "n_test": m_test}
-    result.update(
-        {
-            k: np.asarray(v, dtype=np.int64 if k.endswith("errors") else float)
-            for k, v in out.items()
-        }
-    )
-    return result
-
-
-def selection_summary(
-    trials: Sequence[dict], subset: Sequence[int] | None = None, fixed_index: int = 0
-) -> dict[str, np.ndarray]:
-    """What hold-out selection among ``subset`` of the candidates gives, trial by trial.
-
-    From the output of :func:`selection_trial` over many trials. The selected
-    candidate is the first with the fewest validation errors (as
-    :func:`holdout_select`).
-
-    Parameters
-    ----------
-    trials : sequence of dict
-        Outputs of :func:`selection_trial`, all with the same candidates.
-    subset : sequence of int, optional
-        Positions of the candidates to select among (default: all).
-    fixed_index : int, default=0
-        A candidate chosen in advance, for comparison.
-
-    Returns
-    -------
-    dict of numpy.ndarray, one entry per trial
-        ``best`` (position of the selected candidate), ``val_best`` (its
-        validation error), ``risk_best`` (its true risk, trained on
-        ``S_train``), ``regret`` (that minus the smallest true risk in the
-        subset), ``regret_random`` (the mean regret of a candidate picked at
-        random), ``optimism`` (``val_best - risk_best``), ``val_fixed`` and
-        ``risk_fixed`` (the candidate fixed in advance), ``retrained_best``
-        (the true risk of the selected candidate retrained on ``S``) and
-        ``test_best`` (its error on ``T``).
-
-    Examples
-    --------
-    >>> trial = {"n_val": 10, "n_test": 20, "val_errors": np.array([3, 1]),
-    ...          "risk_validated": np.array([0.2, 0.25]), "risk_retrained": np.array([0.2, 0.2]),
-    ...          "test_errors": np.array([4, 5])}
-    >>> s = selection_summary([trial])
-    >>> s["best"].tolist(), s["optimism"].round(2).tolist(), s["regret"].round(2).tolist()
-    ([1], [-0.15], [0.05])
-    """
-    trials = list(trials)
-    if not trials:
-        raise ValueError("trials must hold at least one output of selection_trial, got none")
-    n_cand = len(trials[0]["val_errors"])
-    idx = np.arange(n_cand) if subset is None else np.asarray(subset)
-    if (
-        idx.ndim != 1
-        or idx.size == 0
-        or not np.issubdtype(idx.dtype, np.integer)
-        or idx.min() < 0
-        or idx.max() >= n_cand
-    ):
-        raise ValueError(
-            f"subset must be a non-empty list of candidate positions in "
-            f"[0, {n_cand}), got {subset!r}"
-        )
-    fixed_index = check_int(fixed_index, "fixed_index", minimum=0, maximum=n_cand - 1)
-    rows = []
-    for t in trials:
-        val = t["val_errors"] / t["n_val"]
-        risk = t["risk_validated"]
-        best = int(idx[np.argmin(val[idx])])
-        rows.append(
-            (
-                best,
-                val[best],
-                risk[best],
-                risk[best] - risk[idx].min(),
-                risk[idx].mean() - risk[idx].min(),
-                val[best] - risk[best],
-                val[fixed_index],
-                risk[fixed_index],
-                t["risk_retrained"][best],
-                t["test_errors"][best] / t["n_test"],
-            )
-        )
-    cols = np.array(rows, dtype=float).T
-    names = (
-        "best",
-        "val_best",
-        "risk_best",
-        "regret",
-        "regret_random",
-        "optimism",
-        "val_fixed",
-        "risk_fixed",
-        "retrained_best",
-        "test_best",
-    )
-    out = dict(zip(names, cols, strict=True))
-    out["best"] = out["best"].astype(int)
-    return out
-
-
-def learning_curve_trial(
-    rng: Any,
-    distribution: Any,
-    estimator: Any,
-    m: int,
-    train_sizes: Sequence[int],
-    n_mc: int = 10_000,
-) -> np.ndarray:
-    """True risk of ``estimator`` trained on ``n`` points of one sample, for each ``n``.
-
-    Draws ``m`` points (:func:`cvbook.risk.draw_sample`), and for each ``n`` in
-    ``train_sizes`` trains on ``n`` of them drawn at random with both classes
-    kept (:func:`stratified_indices`; ``n = m`` uses them all). The true risks
-    are measured on one common fresh sample of ``n_mc`` points, so that two
-    sizes compare paired.
-
-    Parameters
-    ----------
-    rng : None, int, Generator, RandomState or SeedSequence
-    distribution : object with ``sample(m, random_state)``, labels in {-1, +1}
-    estimator : scikit-learn classifier
-    m : int
-        Points in the sample, >= 8.
-    train_sizes : sequence of int
-        Each in ``[4, m]``.
-    n_mc : int, default=10_000
-
-    Returns
-    -------
-    numpy.ndarray of float, shape (len(train_sizes),)
-
-    Examples
-    --------
-    >>> from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
-    >>> from cvbook.datasets import TwoGaussians
-    >>> learning_curve_trial(0, TwoGaussians(), LinearDiscriminantAnalysis(), 40, [10, 40]).shape
-    (2,)
-    """
-    from ._checks import check_integer_array
-
-    rng = check_random_state(rng, "rng")
-    check_distribution(distribution)
-    clone_estimator(estimator)
-    m = check_int(m, "m", minimum=8)
-    if isinstance(train_sizes, (str, bytes)) or np.ndim(train_sizes) != 1 or len(train_sizes) == 0:
-        raise ValueError(f"train_sizes must be a non-empty list of integers, got {train_sizes!r}")
-    sizes = check_integer_array(train_sizes, "train_sizes", ndim=1)
-    if sizes.min() < 4 or sizes.max() > m:
-        raise ValueError(f"train_sizes must lie in [4, m] = [4, {m}], got {sizes.tolist()}")
-    n_mc = check_int(n_mc, "n_mc", minimum=1)
-    X, y = draw_sample(distribution, m, rng)
-    mc_seed = int(rng.integers(2**32))
-    risks = []
-    for n in sizes:
-        if n >= m - 1:  # all the points, or all but one at random
-            train = rng.permutation(m)[:n]
-        else:
-            train = stratified_indices(y, test_size=int(m - n), random_state=rng)[0]
-        model = clone(estimator).fit(X[train], y[train])
-        risks.append(model_risk(model, distribution, n_mc, mc_seed))
-    return np.asarray(risks)

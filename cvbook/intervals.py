@@ -46,20 +46,21 @@ from scipy import stats
 from sklearn.base import clone
 from sklearn.model_selection import KFold, ShuffleSplit, StratifiedKFold, StratifiedShuffleSplit
 
-from ._checks import (
-    check_1d_labels,
-    check_features,
-    check_int,
-    check_open_unit,
-    check_random_state,
-    check_same_length,
-)
 from .bounds import clopper_pearson_interval
 from .simulation import repeat
+from .validation import (
+    check_alpha,
+    check_data,
+    check_int,
+    check_option,
+    check_rng,
+    check_same_length,
+    check_test_count,
+)
 
 __all__ = [
+    "INTERVAL_LOSSES",
     "INTERVAL_METHODS",
-    "LOSSES",
     "RiskInterval",
     "conservative_z_from_means",
     "conservative_z_interval",
@@ -85,7 +86,7 @@ def _squared(y_true: np.ndarray, y_pred: np.ndarray) -> np.ndarray:
 
 
 #: Pointwise losses by name: ``loss(y_true, y_pred)`` -> one loss per point.
-LOSSES: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+INTERVAL_LOSSES: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
     "zero_one": _zero_one,
     "squared": _squared,
 }
@@ -148,50 +149,13 @@ class RiskInterval:
 
 
 def _check_loss(loss: Any) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
-    if not isinstance(loss, str) or loss not in LOSSES:
-        raise ValueError(f"loss must be one of {list(LOSSES)}, got {loss!r}")
-    return LOSSES[loss]
-
-
-def _check_alpha(alpha: Any) -> float:
-    return float(check_open_unit(alpha, "alpha", scalar=True))
-
-
-def _check_data(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, int]:
-    X = check_features(X, "X", min_samples=4)
-    y = check_1d_labels(y, "y")
-    n = check_same_length(("X", X), ("y", y))
-    return X, y, n
+    return INTERVAL_LOSSES[check_option(loss, "loss", INTERVAL_LOSSES)]
 
 
 def _check_common(loss: Any, alpha: Any, X: Any, y: Any) -> tuple:
     """The arguments every interval takes, checked: ``(alpha, X, y, n)``."""
     _check_loss(loss)
-    return (_check_alpha(alpha), *_check_data(X, y))
-
-
-def _rng(random_state: Any) -> np.random.Generator:
-    """The generator every split is drawn from (the book's seed rule)."""
-    return check_random_state(random_state, "random_state", to="generator")
-
-
-def _check_test_size(test_size: Any, n: int, name: str = "test_size") -> int:
-    """Number of test points from a fraction in (0, 1) or a count in [1, n - 2]."""
-    if isinstance(test_size, (float, np.floating)) and not float(test_size).is_integer():
-        frac = float(check_open_unit(test_size, name, scalar=True))
-        n_test = round(frac * n)
-    elif isinstance(test_size, (float, np.floating)):
-        raise ValueError(
-            f"{name} must be a fraction in (0, 1) or an integer count, got {test_size!r}"
-        )
-    else:
-        n_test = check_int(test_size, name, minimum=1)
-    if not 1 <= n_test <= n - 2:
-        raise ValueError(
-            f"{name} leaves {n_test} test points out of {n}: it must leave at "
-            f"least 1 test point and 2 training points"
-        )
-    return n_test
+    return (check_alpha(alpha), *check_data(X, y))
 
 
 def pointwise_loss(y_true: Any, y_pred: Any, loss: str = "zero_one") -> np.ndarray:
@@ -280,7 +244,7 @@ def _kfold(y: np.ndarray, n_splits: int, loss: str, rng: np.random.Generator) ->
     return list(KFold(n_splits, shuffle=True, random_state=_seed(rng)).split(np.zeros(len(y))))
 
 
-def _random_splits(
+def random_splits(
     y: np.ndarray, n_splits: int, n_test: int, loss: str, rng: np.random.Generator
 ) -> list:
     """``n_splits`` random train/test splits with ``n_test`` test points (stratified for 0-1)."""
@@ -356,9 +320,9 @@ def holdout_interval(
             "method='clopper_pearson' needs loss='zero_one' (it counts errors); "
             f"got loss={loss!r}: use method='wald'"
         )
-    n_test = _check_test_size(test_size, n)
-    rng = _rng(random_state)
-    (split,) = _random_splits(y, 1, n_test, loss, rng)
+    n_test = check_test_count(test_size, n)
+    rng = check_rng(random_state)
+    (split,) = random_splits(y, 1, n_test, loss, rng)
     (losses,) = split_losses(estimator, X, y, [split], loss)
     est = float(losses.mean())
     if method == "clopper_pearson":
@@ -432,7 +396,7 @@ def cv_wald_interval(
             f"variance='within_fold' needs at least 2 points per fold: n_splits "
             f"must be <= n / 2 = {n // 2}, got {n_splits}"
         )
-    rng = _rng(random_state)
+    rng = check_rng(random_state)
     splits = _kfold(y, n_splits, loss, rng)
     losses = split_losses(estimator, X, y, splits, loss, n_jobs)
     return _cv_wald_from_losses(losses, variance, alpha, n)
@@ -480,7 +444,7 @@ def corrected_t_from_split_means(
     mus = np.asarray(split_means, dtype=float)
     if mus.ndim != 1 or mus.size < 2:
         raise ValueError(f"split_means must hold at least 2 split means, got {mus.size}")
-    alpha = _check_alpha(alpha)
+    alpha = check_alpha(alpha)
     J = mus.size
     est = float(mus.mean())
     se = math.sqrt((1 / J + n_test / n_train) * float(mus.var(ddof=1)))
@@ -536,9 +500,9 @@ def corrected_t_interval(
     """
     alpha, X, y, n = _check_common(loss, alpha, X, y)
     n_splits = check_int(n_splits, "n_splits", minimum=2)
-    n_test = _check_test_size(test_size, n)
-    rng = _rng(random_state)
-    splits = _random_splits(y, n_splits, n_test, loss, rng)
+    n_test = check_test_count(test_size, n)
+    rng = check_rng(random_state)
+    splits = random_splits(y, n_splits, n_test, loss, rng)
     means = [float(v.mean()) for v in split_losses(estimator, X, y, splits, loss, n_jobs)]
     est, lo, hi = corrected_t_from_split_means(means, n - n_test, n_test, alpha)
     return RiskInterval(est, lo, hi, "corrected_t", "expected", n - n_test, n_splits, alpha)
@@ -605,20 +569,20 @@ def conservative_z_interval(
     alpha, X, y, n = _check_common(loss, alpha, X, y)
     n_splits = check_int(n_splits, "n_splits", minimum=1)
     n_pairs = check_int(n_pairs, "n_pairs", minimum=1)
-    n_test = _check_test_size(test_size, n)
+    n_test = check_test_count(test_size, n)
     half_n = n // 2
     if half_n - n_test < 2:
         raise ValueError(
             f"test_size leaves {half_n - n_test} training points in each half "
             f"sample of {half_n}: conservative Z needs n / 2 - n_test >= 2"
         )
-    rng = _rng(random_state)
-    splits = _random_splits(y, n_splits, n_test, loss, rng)
+    rng = check_rng(random_state)
+    splits = random_splits(y, n_splits, n_test, loss, rng)
     # the pairs of disjoint halves, and the J splits inside each half (indices into X)
     for _ in range(n_pairs):
         perm = _half_permutation(y, loss, rng)
         for part in (perm[:half_n], perm[half_n : 2 * half_n]):
-            inner = _random_splits(y[part], n_splits, n_test, loss, rng)
+            inner = random_splits(y[part], n_splits, n_test, loss, rng)
             splits.extend((part[tr], part[te]) for tr, te in inner)
     means = np.array([v.mean() for v in split_losses(estimator, X, y, splits, loss, n_jobs)])
     halves = means[n_splits:].reshape(n_pairs, 2, n_splits).mean(axis=2)
@@ -658,7 +622,7 @@ def conservative_z_from_means(
         raise ValueError(f"split_means must hold at least one split mean, got shape {mus.shape}")
     if h.ndim != 2 or h.shape[1] != 2 or h.shape[0] < 1:
         raise ValueError(f"half_means must have shape (M, 2) with M >= 1, got {h.shape}")
-    alpha = _check_alpha(alpha)
+    alpha = check_alpha(alpha)
     est = float(mus.mean())
     sigma = math.sqrt(float(np.sum((h[:, 0] - h[:, 1]) ** 2)) / (2 * h.shape[0]))
     half = _z(alpha) * sigma
@@ -851,7 +815,7 @@ def nested_cv_interval(
     alpha, X, y, n = _check_common(loss, alpha, X, y)
     n_splits = check_int(n_splits, "n_splits", minimum=3, maximum=n // 2)
     n_repeats = check_int(n_repeats, "n_repeats", minimum=1)
-    seed = _seed(_rng(random_state))
+    seed = _seed(check_rng(random_state))
     reps = repeat(
         _nested_repetition,
         n_repeats,

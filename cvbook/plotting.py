@@ -13,9 +13,19 @@ from typing import Any
 import matplotlib as mpl
 import numpy as np
 
-from ._checks import ArgumentTypeError, check_finite, check_float, check_int, check_integer_array
+from .validation import ArgumentTypeError, check_finite, check_float, check_int, check_integer_array
 
-__all__ = ["COLORS", "mark_truth", "mean_std", "use_book_style"]
+__all__ = [
+    "COLORS",
+    "COVERAGE_STYLE",
+    "estimate_boxplot",
+    "mark_truth",
+    "mean_std",
+    "plot_coverage",
+    "plot_folds",
+    "plot_slack_vs_n",
+    "use_book_style",
+]
 
 #: Colour of each role a curve plays, the same in every chapter.
 COLORS: dict[str, str] = {
@@ -194,10 +204,7 @@ def plot_folds(
         ax.text(total * 1.02, -0.75, "error", fontsize="small", va="bottom")
 
 
-__all__ += ["plot_folds"]
-
-
-#: Colour and marker of each estimate of chapter 6 (keys of ``cvbook.coverage.METHODS``).
+#: Colour and marker of each estimate of chapter 6 (keys of ``cvbook.studies.coverage.METHODS``).
 COVERAGE_STYLE: dict[str, tuple[str, str]] = {
     "holdout": (COLORS["holdout"], "o"),
     "ckcv": (COLORS["ckcv"], "s"),
@@ -214,7 +221,7 @@ def plot_coverage(ax, summary, methods=None, labels=None, n_se: float = 2.0) -> 
     ----------
     ax : matplotlib Axes
     summary : list of dict
-        Rows of :func:`cvbook.coverage.summarize` for one ``(n, k)``, several
+        Rows of :func:`cvbook.studies.coverage.summarize` for one ``(n, k)``, several
         ``delta``.
     methods : sequence of str, optional
         Which estimates to draw (default: all present, in order).
@@ -277,7 +284,7 @@ def plot_slack_vs_n(ax, summary, methods=None, labels=None) -> None:
     ----------
     ax : matplotlib Axes
     summary : list of dict
-        Rows of :func:`cvbook.coverage.summarize` for one ``(k, delta)``.
+        Rows of :func:`cvbook.studies.coverage.summarize` for one ``(k, delta)``.
     methods : sequence of str, optional
     labels : dict, optional
 
@@ -324,9 +331,6 @@ def plot_slack_vs_n(ax, summary, methods=None, labels=None) -> None:
     ax.set_ylabel("slack = estimate − true risk")
 
 
-__all__ += ["COVERAGE_STYLE", "plot_coverage", "plot_slack_vs_n"]
-
-
 def _check_ax(ax: Any) -> None:
     from matplotlib.axes import Axes
 
@@ -347,7 +351,7 @@ def _check_summary(summary: Any, keys: tuple[str, ...]) -> list[dict]:
     if isinstance(summary, (str, bytes, dict)) or not isinstance(summary, Sequence):
         raise ArgumentTypeError(
             f"summary must be a list of dicts (rows of "
-            f"cvbook.coverage.summarize), got {type(summary).__name__}"
+            f"cvbook.studies.coverage.summarize), got {type(summary).__name__}"
         )
     if len(summary) == 0:
         raise ValueError("summary must hold at least one row, got an empty list")
@@ -416,7 +420,7 @@ def estimate_boxplot(
     """
     from matplotlib.axes import Axes
 
-    from ._checks import ArgumentTypeError, check_bool, check_finite
+    from .validation import ArgumentTypeError, check_bool, check_finite
 
     if not isinstance(ax, Axes):
         raise ArgumentTypeError(
@@ -460,6 +464,3 @@ def estimate_boxplot(
     ax.axvline(0, color=COLORS["truth"], linewidth=1)
     ax.set_xlabel(xlabel)
     return parts
-
-
-__all__ += ["estimate_boxplot"]

@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import pickle
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -23,10 +22,10 @@ import numpy as np
 from joblib import Parallel, delayed
 from tqdm import tqdm
 
-from ._checks import ArgumentTypeError, check_bool, check_finite, check_int, check_random_state
 from .provenance import atomic_write, atomic_write_text
+from .validation import ArgumentTypeError, check_bool, check_int, check_random_state
 
-__all__ = ["Paired", "paired_difference", "repeat", "saved_repetitions", "spawn_generators"]
+__all__ = ["repeat", "saved_repetitions", "spawn_generators"]
 
 T = TypeVar("T")
 
@@ -36,7 +35,7 @@ def spawn_generators(random_state: Any, n: int) -> list[np.random.Generator]:
 
     Generator ``i`` depends only on ``random_state`` and ``i``, never on how
     the work is scheduled. ``random_state`` follows the package's seed rule
-    (``cvbook._checks.check_random_state``): ``None``, an int in
+    (``cvbook.validation.check_random_state``): ``None``, an int in
     ``[0, 2**32)``, a ``SeedSequence`` (spawned from, as numpy does), or a
     ``Generator``/``RandomState`` (one draw from it seeds the root).
 
@@ -199,67 +198,3 @@ def _open_checkpoint(
     else:
         atomic_write_text(stamp, fingerprint + "\n")
     return folder
-
-
-# --- summaries of repeated experiments ----------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Paired:
-    """A paired difference over repetitions: its mean, standard error and z = mean / se.
-
-    The book's comparing sentences rest on it ("A is closer to the truth than B"):
-    the chapters assert on ``z``.
-    """
-
-    mean: float
-    se: float
-    n: int
-
-    @property
-    def z(self) -> float:
-        """``mean / se`` (infinite if the differences are all equal and nonzero, 0 if 0)."""
-        if self.se == 0:
-            return 0.0 if self.mean == 0 else float(np.sign(self.mean) * np.inf)
-        return self.mean / self.se
-
-
-def paired_difference(a: Any, b: Any = 0.0) -> Paired:
-    """Mean of ``a - b`` over paired repetitions, with its standard error.
-
-    ``a[r]`` and ``b[r]`` are measured on the same repetition ``r`` (the same data set),
-    which are independent; the standard error of the mean difference is
-    ``std(a - b, ddof=1) / sqrt(R)``, and pairing removes the spread the two share.
-
-    Parameters
-    ----------
-    a : array_like of float, shape (R,)
-        Finite, ``R >= 2``.
-    b : float or array_like of float, shape (R,), default=0
-        What ``a`` is compared with, repetition by repetition.
-
-    Returns
-    -------
-    Paired
-
-    Examples
-    --------
-    >>> p = paired_difference([0.3, 0.5, 0.4], [0.1, 0.2, 0.3])
-    >>> round(p.mean, 3), round(p.se, 3), p.n
-    (0.2, 0.058, 3)
-    """
-    a = check_finite(a, "a")
-    if a.ndim != 1:
-        raise ValueError(f"a must be one-dimensional, got shape {a.shape}")
-    if np.ndim(b):
-        b = check_finite(b, "b")
-        if b.shape != a.shape:
-            raise ValueError(
-                f"a and b must be paired (the same length), got shapes {a.shape} and {b.shape}"
-            )
-    else:
-        b = check_finite(b, "b")
-    if a.size < 2:
-        raise ValueError(f"a must hold at least 2 repetitions, got {a.size}")
-    d = a - b
-    return Paired(mean=float(d.mean()), se=float(d.std(ddof=1) / np.sqrt(d.size)), n=int(d.size))

@@ -2,7 +2,10 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+from sklearn.exceptions import DataConversionWarning
 from sklearn.model_selection import ShuffleSplit, train_test_split
 from sklearn.svm import SVC
 
@@ -13,6 +16,7 @@ from cvbook.holdout import (
     holdout_risks,
     holdout_select,
     holdout_split,
+    stratified_indices,
 )
 
 
@@ -112,20 +116,6 @@ def test_n_splits_checked(data):
 
 
 # --- hostile input (issue 13) and the chapter's experiment functions -------------------
-
-import warnings  # noqa: E402
-
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-from sklearn.exceptions import DataConversionWarning  # noqa: E402
-from sklearn.tree import DecisionTreeClassifier  # noqa: E402
-
-from cvbook.holdout import (  # noqa: E402
-    learning_curve_trial,
-    selection_summary,
-    selection_trial,
-    stratified_indices,
-)
 
 
 def test_column_y_is_flattened_with_a_warning(data):
@@ -227,88 +217,3 @@ def test_stratified_indices_keep_every_class_on_both_sides(labels, seed, draw):
 def test_stratified_indices_refuses(y, test_size, match):
     with pytest.raises(ValueError, match=match):
         stratified_indices(np.asarray(y), test_size=test_size, random_state=0)
-
-
-def test_selection_trial_is_paired_and_reproducible():
-    cands = [SVC(C=0.1), SVC(C=1.0), DecisionTreeClassifier(random_state=0)]
-    dist = TwoGaussians(dim=3)
-    a = selection_trial(7, dist, cands, m=60, n_mc=2000)
-    b = selection_trial(np.random.default_rng(7), dist, cands, m=60, n_mc=2000)
-    assert a["n_val"] == 18 and a["n_test"] == 60
-    for key in ("val_errors", "risk_validated", "risk_retrained", "test_errors"):
-        np.testing.assert_array_equal(a[key], b[key])
-        assert a[key].shape == (3,)
-    assert np.all((a["val_errors"] >= 0) & (a["val_errors"] <= 18))
-    assert np.all(a["risk_validated"] >= 0) and np.all(a["risk_retrained"] <= 1)
-
-
-def test_selection_trial_measures_the_truth_it_claims():
-    """The validation error of a fixed model is unbiased for its true risk (|z| < 4)."""
-    dist = TwoGaussians(dim=2)
-    rows = [
-        selection_trial(s, dist, [LinearDiscriminantAnalysis()], m=40, n_mc=2000)
-        for s in range(150)
-    ]
-    diffs = np.array([r["val_errors"][0] / r["n_val"] - r["risk_validated"][0] for r in rows])
-    assert abs(diffs.mean()) < 4 * diffs.std(ddof=1) / np.sqrt(len(diffs))
-
-
-@pytest.mark.parametrize(
-    "kwargs, exc, match",
-    [
-        (dict(m=7), ValueError, "m must be >= 8"),
-        (dict(test_size=0.01), ValueError, "each part needs at least 2"),
-        (dict(test_size=1.0), ValueError, "test_size"),
-        (dict(candidates=[]), ValueError, "candidates must hold at least one"),
-        (dict(n_mc=0), ValueError, "n_mc must be >= 1"),
-        (dict(m_test=0), ValueError, "m_test must be >= 1"),
-        (dict(distribution=3), TypeError, "distribution must have a sample"),
-        (dict(rng=True), TypeError, "rng must be"),
-    ],
-)
-def test_selection_trial_refuses_by_name(kwargs, exc, match):
-    args = dict(rng=0, distribution=TwoGaussians(), candidates=[SVC()], m=40, n_mc=100)
-    args.update(kwargs)
-    with pytest.raises(exc, match=match):
-        selection_trial(**args)
-
-
-def test_selection_summary_by_hand():
-    t1 = {
-        "n_val": 10,
-        "n_test": 20,
-        "val_errors": np.array([2, 1, 1]),
-        "risk_validated": np.array([0.30, 0.20, 0.10]),
-        "risk_retrained": np.array([0.25, 0.15, 0.12]),
-        "test_errors": np.array([5, 4, 3]),
-    }
-    s = selection_summary([t1, t1], fixed_index=0)
-    assert s["best"].tolist() == [1, 1]  # first of the tied minima
-    np.testing.assert_allclose(s["regret"], 0.10)
-    np.testing.assert_allclose(s["regret_random"], 0.10)
-    np.testing.assert_allclose(s["optimism"], 0.1 - 0.2)
-    np.testing.assert_allclose(s["retrained_best"], 0.15)
-    np.testing.assert_allclose(s["test_best"], 4 / 20)
-    np.testing.assert_allclose(s["val_fixed"], 0.2)
-    sub = selection_summary([t1], subset=[0, 2])
-    assert sub["best"].tolist() == [2] and sub["regret"][0] == 0.0
-    for bad in ([], [3], [-1], [0.5]):
-        with pytest.raises(ValueError, match="subset"):
-            selection_summary([t1], subset=bad)
-    with pytest.raises(ValueError, match="trials"):
-        selection_summary([])
-
-
-def test_learning_curve_trial():
-    dist = TwoGaussians()
-    r = learning_curve_trial(0, dist, LinearDiscriminantAnalysis(), 40, [6, 20, 39, 40], n_mc=2000)
-    assert r.shape == (4,) and np.all(r >= 0) and np.all(r <= 1)
-    np.testing.assert_array_equal(
-        r,
-        learning_curve_trial(0, dist, LinearDiscriminantAnalysis(), 40, [6, 20, 39, 40], n_mc=2000),
-    )
-    with pytest.raises(ValueError, match=r"train_sizes must lie in \[4, m\]"):
-        learning_curve_trial(0, dist, LinearDiscriminantAnalysis(), 40, [41])
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        learning_curve_trial(1, TwoGaussians(prior=0.8), LinearDiscriminantAnalysis(), 12, [4])

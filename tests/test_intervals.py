@@ -28,6 +28,7 @@ from cvbook.intervals import (
     nested_cv_from_losses,
     nested_cv_interval,
 )
+from cvbook.validation import check_rng
 
 Z95 = 1.959963984540054
 
@@ -47,7 +48,7 @@ def test_holdout_matches_hand_computation(data):
     cp = holdout_interval(est, X, y, test_size=12, random_state=7)
     wald = holdout_interval(est, X, y, test_size=12, method="wald", random_state=7)
     # the same split, drawn as the function draws it
-    ((tr, te),) = intervals._random_splits(y, 1, 12, "zero_one", intervals._rng(7))
+    ((tr, te),) = intervals.random_splits(y, 1, 12, "zero_one", check_rng(7))
     losses = (clone(est).fit(X[tr], y[tr]).predict(X[te]) != y[te]).astype(float)
     k = int(losses.sum())
     assert cp.estimate == wald.estimate == k / 12
@@ -63,7 +64,7 @@ def test_cv_wald_matches_hand_computation(data):
     est = LinearDiscriminantAnalysis()
     r = cv_wald_interval(est, X, y, n_splits=4, random_state=11)
     a = cv_wald_interval(est, X, y, n_splits=4, variance="all_pairs", random_state=11)
-    folds = intervals._kfold(y, 4, "zero_one", intervals._rng(11))
+    folds = intervals._kfold(y, 4, "zero_one", check_rng(11))
     parts = [
         (clone(est).fit(X[tr], y[tr]).predict(X[te]) != y[te]).astype(float) for tr, te in folds
     ]
@@ -89,7 +90,7 @@ def test_corrected_t_interval_uses_its_splits(data):
     X, y = data
     est = GaussianNB()
     r = corrected_t_interval(est, X, y, n_splits=4, test_size=6, random_state=5)
-    splits = intervals._random_splits(y, 4, 6, "zero_one", intervals._rng(5))
+    splits = intervals.random_splits(y, 4, 6, "zero_one", check_rng(5))
     mus = [np.mean(clone(est).fit(X[tr], y[tr]).predict(X[te]) != y[te]) for tr, te in splits]
     s2 = np.var(mus, ddof=1)
     half = stats.t.ppf(0.975, 3) * math.sqrt((1 / 4 + 6 / 54) * s2)
@@ -252,7 +253,7 @@ def test_corrected_paired_ttest_by_hand(data):
     X, y = data
     a, b = LinearDiscriminantAnalysis(), GaussianNB()
     r = compare.corrected_paired_ttest(a, b, X, y, n_splits=5, test_size=6, random_state=2)
-    splits = intervals._random_splits(y, 5, 6, "zero_one", intervals._rng(2))
+    splits = intervals.random_splits(y, 5, 6, "zero_one", check_rng(2))
     d = [
         np.mean(clone(a).fit(X[tr], y[tr]).predict(X[te]) != y[te])
         - np.mean(clone(b).fit(X[tr], y[tr]).predict(X[te]) != y[te])
@@ -334,7 +335,7 @@ def test_identical_for_any_n_jobs(data):
     est = LinearDiscriminantAnalysis()
     for fn in (cv_wald_interval, corrected_t_interval, nested_cv_interval):
         assert fn(est, *data, random_state=3, n_jobs=1) == fn(est, *data, random_state=3, n_jobs=2)
-    from cvbook.runs.intervals import run_intervals
+    from cvbook.studies.intervals import run_intervals
 
     kw = dict(
         n_values=[40],
@@ -370,7 +371,7 @@ def test_holdout_cp_covers_its_conditional_target():
         r = holdout_interval(
             LinearDiscriminantAnalysis(), X, y, test_size=30, alpha=alpha, random_state=seed
         )
-        ((tr, _),) = intervals._random_splits(y, 1, 30, "zero_one", intervals._rng(seed))
+        ((tr, _),) = intervals.random_splits(y, 1, 30, "zero_one", check_rng(seed))
         hits += r.covers(true_risk(LinearDiscriminantAnalysis().fit(X[tr], y[tr]), dist))
     assert hits / reps >= 1 - alpha - 3 * math.sqrt(alpha * (1 - alpha) / reps)
 
@@ -423,12 +424,8 @@ def _cp_lower(hits):
 
 
 def test_committed_run_backs_the_chapter_claims(committed):
-    from cvbook.runs.intervals import (
-        coverage_hits,
-        paired_difference,
-        paired_variance_test,
-        rejections,
-    )
+    from cvbook.stats import paired_difference, paired_variance_test
+    from cvbook.studies.intervals import coverage_hits, rejections
 
     cov, _, cmp_, _ = committed
     main = {"distribution": "twogaussians", "learner": "lda"}
@@ -437,7 +434,7 @@ def test_committed_run_backs_the_chapter_claims(committed):
     for method in ("holdout_cp", "nested_cv", "corrected_t", "conservative_z"):
         assert _cp_lower(coverage_hits(cov, method, "conditional", **main)) >= 0.90, method
     # nested CV covers L(f_S) more often than the naive K-fold Wald interval, paired
-    d, se = paired_difference(
+    d, se, _ = paired_difference(
         coverage_hits(cov, "nested_cv", "conditional", **main),
         coverage_hits(cov, "cv_wald", "conditional", **main),
     )
@@ -456,7 +453,7 @@ def test_committed_run_backs_the_chapter_claims(committed):
         m: cov["upper"][cov["method"] == m] - cov["lower"][cov["method"] == m]
         for m in ("conservative_z", "corrected_t")
     }
-    d, se = paired_difference(width["conservative_z"], width["corrected_t"])
+    d, se, _ = paired_difference(width["conservative_z"], width["corrected_t"])
     assert d / se >= 4
     # comparisons: every test keeps its level under the null; the corrected t has more power
     for test in ("ttest_5x2cv", "ftest_5x2cv", "mcnemar", "corrected_paired_t"):
@@ -466,5 +463,5 @@ def test_committed_run_backs_the_chapter_claims(committed):
     m = max(cmp_["n"].tolist())
     ct = rejections(cmp_, "corrected_paired_t", case="difference", n=m)
     for other in ("ttest_5x2cv", "mcnemar"):
-        d, se = paired_difference(ct, rejections(cmp_, other, case="difference", n=m))
+        d, se, _ = paired_difference(ct, rejections(cmp_, other, case="difference", n=m))
         assert d / se >= 4, other

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from cvbook.runs.table1 import load_runs, table_csv
-from cvbook.sweep import TABLE1_COLUMNS, Table1Grid, run_one, summarise
+from cvbook.studies.table1 import TABLE1_COLUMNS, Table1Grid, run_one, summarise
 
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "table1"
 SPOT = RESULTS / "runs" / "thyroid_r01.json"

@@ -8,16 +8,19 @@
 
 from .raetsch import RAETSCH_NAMES, fetch_benchmarks, load_raetsch, raetsch_info
 from .synthetic import (
+    DISTRIBUTIONS,
     LinearGaussianRegression,
     Ringnorm,
     TwoGaussians,
     Twonorm,
     linear_rule,
+    make_distribution,
     monte_carlo_risk,
     true_risk,
 )
 
 __all__ = [
+    "DISTRIBUTIONS",
     "RAETSCH_NAMES",
     "LinearGaussianRegression",
     "Ringnorm",
@@ -26,6 +29,7 @@ __all__ = [
     "fetch_benchmarks",
     "linear_rule",
     "load_raetsch",
+    "make_distribution",
     "monte_carlo_risk",
     "raetsch_info",
     "true_risk",

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 from scipy import io as sio
 
-from .._checks import ArgumentTypeError, check_int
+from ..validation import ArgumentTypeError, check_int
 
 __all__ = [
     "BENCHMARKS_DOI",

@@ -15,7 +15,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from .._checks import (
+from ..validation import (
+    ArgumentTypeError,
     check_1d_labels,
     check_distribution,
     check_features,
@@ -23,10 +24,21 @@ from .._checks import (
     check_float,
     check_int,
     check_open_unit,
+    check_option,
     check_random_state,
 )
 
-__all__ = ["TwoGaussians", "linear_rule", "monte_carlo_risk", "true_risk"]
+__all__ = [
+    "DISTRIBUTIONS",
+    "LinearGaussianRegression",
+    "Ringnorm",
+    "TwoGaussians",
+    "Twonorm",
+    "linear_rule",
+    "make_distribution",
+    "monte_carlo_risk",
+    "true_risk",
+]
 
 
 @dataclass(frozen=True)
@@ -448,9 +460,6 @@ class Ringnorm:
         return float(0.5 * err_pos + 0.5 * err_neg)
 
 
-__all__ += ["Ringnorm", "Twonorm"]
-
-
 @dataclass(frozen=True)
 class LinearGaussianRegression:
     """A linear model with Gaussian inputs and noise: the squared-loss risk is exact.
@@ -522,4 +531,29 @@ class LinearGaussianRegression:
         return float(self.noise**2)
 
 
-__all__ += ["LinearGaussianRegression"]
+#: The distributions the studies know by name (:func:`make_distribution`).
+DISTRIBUTIONS: tuple[str, ...] = ("twogaussians", "twonorm", "ringnorm")
+
+
+def make_distribution(name: str) -> TwoGaussians | Twonorm | Ringnorm:
+    """The distribution called ``name`` (one of :data:`DISTRIBUTIONS`).
+
+    ``"twogaussians"`` is ``TwoGaussians(separation=2, dim=10)`` (Bayes risk
+    ``Phi(-1) = 0.159``); ``"twonorm"`` and ``"ringnorm"`` are Breiman's, in
+    dimension 20.
+
+    Examples
+    --------
+    >>> round(make_distribution("twonorm").bayes_risk, 4)
+    0.0228
+    >>> round(make_distribution("twogaussians").bayes_risk, 4)
+    0.1587
+    """
+    if not isinstance(name, str):
+        raise ArgumentTypeError(f"distribution must be one of {list(DISTRIBUTIONS)}, got {name!r}")
+    check_option(name, "distribution", DISTRIBUTIONS)
+    if name == "twogaussians":
+        return TwoGaussians(separation=2.0, dim=10)
+    if name == "twonorm":
+        return Twonorm()
+    return Ringnorm()

@@ -1,13 +1,13 @@
 """The long coverage runs behind chapter 6: command line, records on disk, resume.
 
 ``python -m cvbook.runs.coverage --help`` runs one study of
-:func:`cvbook.coverage.run_coverage` and writes
+:func:`cvbook.studies.coverage.run_coverage` and writes
 
 * ``<out>.records.csv.gz``: one record per (repetition, estimate, n, k, delta), a
   gzip-compressed CSV (:func:`write_records`) whose header gives each column's type,
   so that :func:`read_records` returns the same arrays, bit for bit;
 * ``<out>.json``: the provenance of the run (command, parameters, package versions,
-  commit, wall time) and the summary of :func:`cvbook.coverage.summarize`.
+  commit, wall time) and the summary of :func:`cvbook.studies.coverage.summarize`.
 
 Both are written atomically. Each finished repetition is saved at once in
 ``<out>.parts/``; the same command, re-run after an interruption, resumes from there.
@@ -31,10 +31,10 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import ArgumentTypeError
-from ..coverage import DISTRIBUTIONS, LEARNERS, default_learner, run_coverage, summarize
 from ..provenance import atomic_write, atomic_write_text, git_commit, git_dirty, package_versions
 from ..simulation import saved_repetitions
+from ..studies.coverage import DISTRIBUTIONS, LEARNERS, default_learner, run_coverage, summarize
+from ..validation import ArgumentTypeError
 
 __all__ = ["load_results", "main", "read_records", "save_results", "write_records"]
 

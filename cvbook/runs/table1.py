@@ -1,6 +1,6 @@
 """The Table 1 sweep on disk: command line, one record per run, resume, summary files.
 
-The methods are :mod:`cvbook.sweep`; this module runs them over Rätsch's 13 benchmarks
+The methods are :mod:`cvbook.studies.table1`; this module runs them over Rätsch's 13 benchmarks
 x 10 realisations and keeps the results. Each (data set, realisation) record is written,
 as soon as it is finished, to ``<out>/runs/<name>_r<rr>.json`` through a temporary file
 in the same folder and :func:`os.replace`, so a file is either complete or absent; a
@@ -9,7 +9,7 @@ the end, ``<out>/table1.csv`` (means and standard deviations over realisations, 
 percent, as in the paper) and ``<out>/provenance.json`` (grid, versions, commit, wall
 time, cores, peak memory) are written the same way.
 
-Run it from the repository root (``python -m cvbook.sweep`` is an alias)::
+Run it from the repository root ::
 
     .venv/bin/python -m cvbook.runs.table1 --out results/table1 --n-jobs 2
 
@@ -33,10 +33,9 @@ from typing import Any
 from joblib import Parallel, delayed
 from tqdm import tqdm
 
-from .._checks import ArgumentTypeError, check_int
 from ..datasets.raetsch import RAETSCH_NAMES, load_raetsch, raetsch_info
 from ..provenance import atomic_write_text, git_commit, git_dirty, package_versions
-from ..sweep import (
+from ..studies.table1 import (
     TABLE1_GRID,
     Table1Grid,
     bound_at_level,
@@ -45,6 +44,7 @@ from ..sweep import (
     run_one,
     summarise,
 )
+from ..validation import ArgumentTypeError, check_int
 
 __all__ = ["enrich_runs", "load_runs", "main", "run_sweep", "table_csv"]
 
@@ -239,8 +239,8 @@ def enrich_runs(
     """Add to finished runs the fields the current code records (a one-off migration).
 
     For each record missing them: the class counts, the scale of gamma
-    (:func:`cvbook.sweep.data_fields`) and the per-split EE error counts of the three
-    selected rows, refit alone (:func:`cvbook.sweep.refit_selected`). The counts must
+    (:func:`cvbook.studies.table1.data_fields`) and the per-split EE error counts of the three
+    selected rows, refit alone (:func:`cvbook.studies.table1.refit_selected`). The counts must
     give back the record's ``L_EE``, ``L_EE_k5`` and ``L_EE_k10`` to 1e-12, or nothing
     is written. Every value already in the record is kept as it is; a record that has
     every added key is skipped, so the migration resumes.

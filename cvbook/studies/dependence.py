@@ -44,10 +44,10 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler, TargetEncoder
 from threadpoolctl import threadpool_limits
 
-from .._checks import check_float, check_int, check_rng
 from ..book import int_seed
 from ..dependence import BlockedKFold
 from ..simulation import repeat
+from ..validation import check_float, check_int, check_rng
 
 __all__ = [
     "GROUP_SPLITTERS",

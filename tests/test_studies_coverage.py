@@ -12,25 +12,24 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 
-from cvbook import coverage
 from cvbook.bounds import clopper_pearson_interval, clopper_pearson_upper
 from cvbook.ckcv import CompleteKCV
-from cvbook.coverage import (
+from cvbook.datasets import TwoGaussians, Twonorm, monte_carlo_risk
+from cvbook.datasets.synthetic import linear_rule, make_distribution
+from cvbook.runs import coverage as runs
+from cvbook.runs.coverage import load_results, read_records, save_results, write_records
+from cvbook.studies import coverage
+from cvbook.studies.coverage import (
     METHODS,
     binomial_se,
     coverage_interval,
     coverage_trial,
     format_table,
-    make_distribution,
-    paired_difference,
+    paired_summary,
     run_coverage,
     select_records,
     summarize,
 )
-from cvbook.datasets import TwoGaussians, Twonorm, monte_carlo_risk
-from cvbook.datasets.synthetic import linear_rule
-from cvbook.runs import coverage as runs
-from cvbook.runs.coverage import load_results, read_records, save_results, write_records
 
 COMMITTED = ["twogaussians", "twonorm", "ringnorm", "twonorm_svc", "ringnorm_svc"]
 
@@ -212,12 +211,12 @@ def test_paired_difference():
     rng = np.random.default_rng(0)
     shared = rng.normal(size=400)
     a, b = shared + 0.1 + 0.01 * rng.normal(size=400), shared
-    out = paired_difference(a, b)
+    out = paired_summary(a, b)
     assert out["diff"] == pytest.approx(np.mean(a - b))
     assert out["se"] == pytest.approx(np.std(a - b, ddof=1) / 20)
     assert out["z"] > 50 and out["n"] == 400  # pairing removes the shared spread
-    assert paired_difference([1.0, 2.0], [0.0, 1.0])["z"] == np.inf
-    assert paired_difference([1.0, 2.0], [1.0, 2.0])["z"] == 0.0
+    assert paired_summary([1.0, 2.0], [0.0, 1.0])["z"] == np.inf
+    assert paired_summary([1.0, 2.0], [1.0, 2.0])["z"] == 0.0
 
 
 @pytest.mark.parametrize(
@@ -232,7 +231,7 @@ def test_paired_difference():
 )
 def test_paired_difference_refuses(a, b, match):
     with pytest.raises(ValueError, match=match):
-        paired_difference(a, b)
+        paired_summary(a, b)
 
 
 def test_select_records_aligns_repetitions(small_run):

@@ -11,20 +11,19 @@ test error of F*), k = 5 and k = 10 (the rows of ``cv_results_`` with that k).
   a draw of Breiman's twonorm or ringnorm made by :mod:`cvbook.datasets` (no files,
   no network).
 * :func:`summarise`: the table from the records (means and standard deviations).
-* :func:`read_paper_table`, :func:`compare_with_paper`, :func:`paired_difference` and
+* :func:`read_paper_table`, :func:`compare_with_paper`, :func:`paired_by_dataset` and
   :func:`bound_at_level`: the comparisons of chapter 5b, each difference with its
   standard error.
 
 The long run over 13 data sets x 10 realisations -- its command line, its records on
 disk and its resume -- is :mod:`cvbook.runs.table1` (``python -m cvbook.runs.table1``;
-``python -m cvbook.sweep`` is an alias).
+no alias elsewhere).
 """
 
 from __future__ import annotations
 
 import os
 import resource
-import sys
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
@@ -35,12 +34,12 @@ import numpy as np
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.svm import SVC
 
-from . import simulation
-from ._checks import ArgumentTypeError, check_int
-from .bounds import clopper_pearson_upper
-from .ckcv import CompleteKCV, ThreeWaySplit
-from .datasets.raetsch import RAETSCH_NAMES, load_raetsch, raetsch_info
-from .datasets.synthetic import Ringnorm, Twonorm
+from ..bounds import clopper_pearson_upper
+from ..ckcv import CompleteKCV, ThreeWaySplit
+from ..datasets.raetsch import RAETSCH_NAMES, load_raetsch, raetsch_info
+from ..datasets.synthetic import Ringnorm, Twonorm
+from ..stats import paired_difference
+from ..validation import ArgumentTypeError, check_int
 
 __all__ = [
     "GENERATED",
@@ -51,7 +50,7 @@ __all__ = [
     "compare_with_paper",
     "data_fields",
     "fit_and_score",
-    "paired_difference",
+    "paired_by_dataset",
     "read_paper_table",
     "refit_selected",
     "run_generated",
@@ -528,20 +527,20 @@ def compare_with_paper(
     return out
 
 
-def paired_difference(
+def paired_by_dataset(
     runs: Sequence[dict[str, Any]], a: str, b: str, scale: float = 100.0
 ) -> dict[str, dict[str, float]]:
     """Per data set, the mean over realisations of ``a - b`` with its standard error.
 
     ``a`` and ``b`` are measured on the same realisation (same training and test set),
     so the difference is paired: ``se = sd(a - b) / sqrt(n)``
-    (:func:`cvbook.simulation.paired_difference`). A data set with one run, or
-    with the same difference on every run, gets ``z = nan``.
+    (:func:`cvbook.stats.paired_difference`). A data set with one run
+    gets ``se = z = nan``; otherwise ``z`` follows :class:`cvbook.stats.Paired`'s rule.
 
     Examples
     --------
     >>> runs = [{"dataset": "x", "u": u, "v": v} for u, v in ((0.3, 0.1), (0.4, 0.1))]
-    >>> d = paired_difference(runs, "u", "v")["x"]
+    >>> d = paired_by_dataset(runs, "u", "v")["x"]
     >>> round(d["mean"], 6), round(d["se"], 6), d["n"]
     (25.0, 5.0, 2)
     """
@@ -551,8 +550,8 @@ def paired_difference(
         if len(d) < 2:
             out[name] = {"mean": float(d.mean()), "se": float("nan"), "n": 1, "z": float("nan")}
             continue
-        p = simulation.paired_difference(d)
-        out[name] = {"mean": p.mean, "se": p.se, "n": p.n, "z": p.z if p.se > 0 else float("nan")}
+        p = paired_difference(d)
+        out[name] = {"mean": p.mean, "se": p.se, "n": p.n, "z": p.z}
     return out
 
 
@@ -573,18 +572,3 @@ def bound_at_level(run: dict[str, Any], label: str, delta: float) -> float:
             clopper_pearson_upper(np.asarray(run[f"ee_errors{label}"]), run[f"n_ee{label}"], delta)
         )
     )
-
-
-def __getattr__(name: str) -> Any:
-    """The driver's names, still importable from here (:mod:`cvbook.runs.table1`)."""
-    if name in ("run_sweep", "load_runs", "main", "table_csv"):
-        from .runs import table1
-
-        return getattr(table1, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-if __name__ == "__main__":  # python -m cvbook.sweep: an alias of python -m cvbook.runs.table1
-    from .runs.table1 import main as _main
-
-    sys.exit(_main())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cvbook._checks import (
+from cvbook.validation import (
     check_binary_labels,
     check_finite,
     check_int,
@@ -68,7 +68,7 @@ from sklearn.exceptions import DataConversionWarning  # noqa: E402
 from sklearn.model_selection import KFold  # noqa: E402
 from sklearn.utils import check_random_state as sk_check_random_state  # noqa: E402
 
-from cvbook._checks import (  # noqa: E402
+from cvbook.validation import (  # noqa: E402
     ArgumentTypeError,
     check_1d_labels,
     check_bool,

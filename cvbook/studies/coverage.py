@@ -15,7 +15,8 @@ A coverage measured on ``R`` repetitions is a binomial proportion: :func:`summar
 reports its Clopper--Pearson interval (:func:`coverage_interval`), which stays honest
 at a coverage of 1, where the standard error :func:`binomial_se` is zero. Two
 estimates measured on the same repetitions are compared by the paired difference of
-a per-repetition quantity and its standard error (:func:`paired_difference`).
+a per-repetition quantity and its standard error (:func:`paired_summary`, built from
+:func:`cvbook.stats.paired_difference`).
 
 The true risks are those of :mod:`cvbook.datasets`: exact for a linear rule on a
 distribution with ``linear_rule_risk``, otherwise
@@ -56,8 +57,12 @@ from sklearn.discriminant_analysis import LinearDiscriminantAnalysis, QuadraticD
 from sklearn.model_selection import KFold, train_test_split
 from sklearn.svm import SVC
 
-from . import simulation
-from ._checks import (
+from ..bounds import clopper_pearson_interval, clopper_pearson_upper
+from ..ckcv import CompleteKCV
+from ..datasets.synthetic import DISTRIBUTIONS, make_distribution, true_risk
+from ..simulation import repeat
+from ..stats import paired_difference
+from ..validation import (
     ArgumentTypeError,
     check_bool,
     check_distribution,
@@ -67,13 +72,8 @@ from ._checks import (
     check_open_unit,
     check_random_state,
 )
-from .bounds import clopper_pearson_interval, clopper_pearson_upper
-from .ckcv import CompleteKCV
-from .datasets.synthetic import Ringnorm, TwoGaussians, Twonorm, true_risk
-from .simulation import repeat
 
 __all__ = [
-    "DISTRIBUTIONS",
     "LEARNERS",
     "METHODS",
     "TUNED_K",
@@ -82,8 +82,7 @@ __all__ = [
     "coverage_trial",
     "default_learner",
     "format_table",
-    "make_distribution",
-    "paired_difference",
+    "paired_summary",
     "run_coverage",
     "select_records",
     "summarize",
@@ -98,8 +97,6 @@ METHODS: dict[str, str] = {
     "kfold_2std": "mean + 2 std K-fold, refit model",
 }
 
-#: Distributions the study knows by name.
-DISTRIBUTIONS: tuple[str, ...] = ("twogaussians", "twonorm", "ringnorm")
 
 #: ``k`` recorded for C-KCV when k itself is tuned over the ``k_values`` (``k*``).
 TUNED_K = 0
@@ -109,28 +106,6 @@ _METHOD_INDEX = {name: i for i, name in enumerate(METHODS)}
 
 # --------------------------------------------------------------------------- #
 # Distributions, learners and true risks
-
-
-def make_distribution(name: str):
-    """The distribution called ``name`` (one of :data:`DISTRIBUTIONS`).
-
-    ``"twogaussians"`` is ``TwoGaussians(separation=2, dim=10)`` (Bayes risk
-    ``Phi(-1) = 0.159``); ``"twonorm"`` and ``"ringnorm"`` are Breiman's, in
-    dimension 20.
-
-    Examples
-    --------
-    >>> round(make_distribution("twonorm").bayes_risk, 4)
-    0.0228
-    """
-    _check_name(name, "distribution", DISTRIBUTIONS)
-    if name == "twogaussians":
-        return TwoGaussians(separation=2.0, dim=10)
-    if name == "twonorm":
-        return Twonorm()
-    if name == "ringnorm":
-        return Ringnorm()
-    raise AssertionError(name)  # unreachable: _check_name refused it
 
 
 def _check_name(value: Any, name: str, allowed: Sequence[str]) -> str:
@@ -620,7 +595,7 @@ def coverage_interval(n_held: int | np.ndarray, n_repeats: int | np.ndarray, alp
     return lower, upper
 
 
-def paired_difference(a: Any, b: Any) -> dict[str, float]:
+def paired_summary(a: Any, b: Any) -> dict[str, float]:
     """Mean of ``a - b`` over paired repetitions, with its standard error and z.
 
     ``a[r]`` and ``b[r]`` are two per-repetition quantities measured on the
@@ -643,7 +618,7 @@ def paired_difference(a: Any, b: Any) -> dict[str, float]:
 
     Examples
     --------
-    >>> out = paired_difference([0.3, 0.2, 0.4, 0.3], [0.1, 0.1, 0.2, 0.2])
+    >>> out = paired_summary([0.3, 0.2, 0.4, 0.3], [0.1, 0.1, 0.2, 0.2])
     >>> round(out["diff"], 3), round(out["se"], 3), out["n"]
     (0.15, 0.029, 4)
     """
@@ -654,7 +629,7 @@ def paired_difference(a: Any, b: Any) -> dict[str, float]:
         raise ValueError(f"a and b must be paired (the same length), got {a.size} and {b.size}")
     if a.size < 2:
         raise ValueError(f"a and b need at least 2 repetitions for a standard error, got {a.size}")
-    p = simulation.paired_difference(a, b)
+    p = paired_difference(a, b)
     return {"diff": p.mean, "se": p.se, "z": p.z, "n": p.n}
 
 
@@ -684,7 +659,7 @@ def select_records(records: Mapping[str, np.ndarray], **where: Any) -> dict[str,
     """The records whose columns equal ``where``, ordered by repetition.
 
     Two selections from one run that each hold one record per repetition are
-    then aligned, repetition by repetition, for :func:`paired_difference`.
+    then aligned, repetition by repetition, for :func:`paired_summary`.
 
     Examples
     --------

@@ -1,4 +1,4 @@
-"""Tests of cvbook.sweep and its driver cvbook.runs.table1: the record of one fit, the
+"""Tests of cvbook.studies.table1 and its driver cvbook.runs.table1: the record of one fit, the
 generated data sets, atomic writes, resuming, the one-off enrichment, the summary."""
 
 from __future__ import annotations
@@ -12,18 +12,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cvbook import sweep
 from cvbook.datasets.raetsch import requires_raetsch
 from cvbook.provenance import atomic_write, atomic_write_text
 from cvbook.runs import table1 as driver
 from cvbook.runs.table1 import enrich_runs, run_sweep
-from cvbook.sweep import (
+from cvbook.studies import table1
+from cvbook.studies.table1 import (
     Table1Grid,
     bound_at_level,
     compare_with_paper,
     data_fields,
     fit_and_score,
-    paired_difference,
+    paired_by_dataset,
     read_paper_table,
     refit_selected,
     run_generated,
@@ -63,7 +63,7 @@ def test_atomic_write_never_leaves_half_a_file(tmp_path):
 
 
 def test_grid_in_one_place():
-    g = sweep.TABLE1_GRID
+    g = table1.TABLE1_GRID
     assert 5 in g.k_values and 10 in g.k_values
     assert Table1Grid.from_dict(json.loads(json.dumps(g.to_dict()))) == g
     X = np.arange(12.0).reshape(6, 2)
@@ -114,7 +114,7 @@ def test_sweep_resumes_and_loses_only_work_in_flight(tmp_path, raetsch_home, mon
             tmp_path,
             ["titanic"],
             [3],
-            grid=sweep.TABLE1_GRID,
+            grid=table1.TABLE1_GRID,
             n_jobs=1,
             data_home=raetsch_dir,
             progress=False,
@@ -165,7 +165,7 @@ def test_record_holds_what_the_chapter_needs_and_it_is_consistent():
 
 
 def test_refitting_the_selected_rows_alone_gives_the_fits_counts():
-    dist = sweep.GENERATED["twonorm"]()
+    dist = table1.GENERATED["twonorm"]()
     X, y = dist.sample(150, random_state=8)
     rec = fit_and_score(X[:100], y[:100], X[100:], y[100:], SMALL, random_state=4)
     again = refit_selected(X[:100], y[:100], rec, SMALL)
@@ -229,13 +229,13 @@ def test_sweep_arguments_are_named(tmp_path, kwargs, match):
 
 def test_run_one_checks_its_arguments():
     with pytest.raises(ValueError, match="realisation must be >= 1"):
-        sweep.run_one("heart", 0)
+        table1.run_one("heart", 0)
     with pytest.raises(ValueError, match="grid must be a Table1Grid"):
-        sweep.run_one("heart", 1, grid=None)
+        table1.run_one("heart", 1, grid=None)
 
 
 def test_enrich_adds_fields_checks_bounds_and_resumes(tmp_path, monkeypatch):
-    dist = sweep.GENERATED["twonorm"]()
+    dist = table1.GENERATED["twonorm"]()
     X, y = dist.sample(150, random_state=9)
     full = fit_and_score(X[:100], y[:100], X[100:], y[100:], SMALL, random_state=6)
     added = set(driver._ADDED)
@@ -265,7 +265,7 @@ def test_comparisons_with_the_paper_and_paired_differences(tmp_path):
     assert cmp["paper"] == 2.7 and cmp["ours"] == pytest.approx(2.8)
     assert cmp["se"] == pytest.approx(np.sqrt((0.2**2 + 0.3**2) / 3))
     assert cmp["z"] == pytest.approx(0.1 / cmp["se"])
-    d = paired_difference(runs, "L_EE", "test_err_F")["image"]
+    d = paired_by_dataset(runs, "L_EE", "test_err_F")["image"]
     assert d["mean"] == pytest.approx(4.0) and d["se"] == pytest.approx(0.0, abs=1e-12)
     (tmp_path / "bad.csv").write_text("name,L_EE_mean\nimage,5.7\n")
     with pytest.raises(ValueError, match="must start with a 'dataset' column"):
@@ -273,7 +273,7 @@ def test_comparisons_with_the_paper_and_paired_differences(tmp_path):
 
 
 def test_both_command_lines_answer():
-    for module in ("cvbook.runs.table1", "cvbook.sweep"):
+    for module in ("cvbook.runs.table1",):
         out = subprocess.run(
             [sys.executable, "-m", module, "--help"],
             capture_output=True,
@@ -282,7 +282,7 @@ def test_both_command_lines_answer():
             check=True,
         ).stdout
         assert "--enrich" in out and "--data-home" in out, module
-    assert sweep.run_sweep is run_sweep and sweep.load_runs is driver.load_runs
+    assert not hasattr(table1, "run_sweep"), "the study re-exports its command line"
 
 
 def test_committed_records_hold_the_fields_the_chapter_reads():

@@ -29,20 +29,28 @@ import numpy as np
 __all__ = [
     "ArgumentTypeError",
     "check_1d_labels",
+    "check_alpha",
     "check_binary_labels",
     "check_bool",
     "check_cv",
+    "check_data",
     "check_distribution",
     "check_features",
     "check_finite",
+    "check_finite_1d",
     "check_float",
     "check_int",
     "check_integer_array",
+    "check_model",
     "check_not_complex",
     "check_open_unit",
+    "check_option",
     "check_random_state",
     "check_rng",
     "check_same_length",
+    "check_splitter_seed",
+    "check_test_count",
+    "check_test_fraction",
 ]
 
 
@@ -82,7 +90,7 @@ def check_not_complex(value: Any, name: str) -> np.ndarray:
     >>> check_not_complex([1 + 2j], "X")
     Traceback (most recent call last):
     ...
-    cvbook._checks.ArgumentTypeError: X must be real, got complex values
+    cvbook.validation.ArgumentTypeError: X must be real, got complex values
     """
     arr = _as_array(value, name)
     if np.iscomplexobj(arr) or (
@@ -131,7 +139,7 @@ def check_float(
     >>> check_float("0.05", "delta")
     Traceback (most recent call last):
     ...
-    cvbook._checks.ArgumentTypeError: delta must be a real number, got '0.05'
+    cvbook.validation.ArgumentTypeError: delta must be a real number, got '0.05'
     """
     if (
         _is_string(value)
@@ -169,7 +177,7 @@ def check_open_unit(value: Any, name: str, *, scalar: bool = False) -> Any:
     >>> check_open_unit([0.05, 0.1], "delta", scalar=True)
     Traceback (most recent call last):
     ...
-    cvbook._checks.ArgumentTypeError: delta must be a real number, got [0.05, 0.1]
+    cvbook.validation.ArgumentTypeError: delta must be a real number, got [0.05, 0.1]
     """
     if scalar:
         out = check_float(value, name)
@@ -199,7 +207,7 @@ def check_int(value: Any, name: str, minimum: int | None = None, maximum: int | 
     >>> check_int(3.7, "k")
     Traceback (most recent call last):
     ...
-    cvbook._checks.ArgumentTypeError: k must be an integer, got 3.7
+    cvbook.validation.ArgumentTypeError: k must be an integer, got 3.7
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise ArgumentTypeError(f"{name} must be an integer, got {_describe(value)}")
@@ -226,7 +234,7 @@ def check_integer_array(
     >>> check_integer_array(["35"], "k_values")
     Traceback (most recent call last):
     ...
-    cvbook._checks.ArgumentTypeError: k_values must hold integers, got dtype <U2
+    cvbook.validation.ArgumentTypeError: k_values must hold integers, got dtype <U2
     """
     if _is_string(value):
         raise ArgumentTypeError(f"{name} must hold integers, got the string {_describe(value)}")
@@ -408,7 +416,7 @@ def check_distribution(distribution: Any, name: str = "distribution") -> Any:
     >>> check_distribution("twonorm")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    cvbook._checks.ArgumentTypeError: distribution must have a sample(...) method, got str
+    cvbook.validation.ArgumentTypeError: distribution must have a sample(...) method, got str
     """
     if not callable(getattr(distribution, "sample", None)):
         raise ArgumentTypeError(
@@ -640,3 +648,133 @@ def check_candidates(candidates: Any, name: str = "candidates") -> list:
                 f"copy, got {_describe(est)}"
             ) from None
     return candidates
+
+
+def check_option(value: Any, name: str, options: Iterable[str]) -> str:
+    """``value`` if it is one of the strings ``options``; a named ``ValueError`` otherwise.
+
+    Examples
+    --------
+    >>> check_option("zero_one", "loss", ("zero_one", "squared"))
+    'zero_one'
+    """
+    options = list(options)
+    if not isinstance(value, str) or value not in options:
+        raise ValueError(f"{name} must be one of {options}, got {value!r}")
+    return value
+
+
+def check_alpha(alpha: Any, name: str = "alpha") -> float:
+    """A miscoverage level strictly between 0 and 1, as a float.
+
+    Examples
+    --------
+    >>> check_alpha(0.05)
+    0.05
+    """
+    return float(check_open_unit(alpha, name, scalar=True))
+
+
+def check_data(X: Any, y: Any, *, min_samples: int = 4) -> tuple[np.ndarray, np.ndarray, int]:
+    """Features and 1-d labels of the same length: ``(X, y, n)``.
+
+    Examples
+    --------
+    >>> X, y, n = check_data(np.zeros((4, 2)), [0, 1, 0, 1])
+    >>> n
+    4
+    """
+    X = check_features(X, "X", min_samples=min_samples)
+    y = check_1d_labels(y, "y")
+    n = check_same_length(("X", X), ("y", y))
+    return X, y, n
+
+
+def check_test_count(test_size: Any, n: int, name: str = "test_size") -> int:
+    """Number of test points from a fraction in (0, 1) or a count in [1, n - 2].
+
+    Examples
+    --------
+    >>> check_test_count(0.25, 20), check_test_count(3, 20)
+    (5, 3)
+    """
+    if isinstance(test_size, (float, np.floating)) and not float(test_size).is_integer():
+        frac = float(check_open_unit(test_size, name, scalar=True))
+        n_test = round(frac * n)
+    elif isinstance(test_size, (float, np.floating)):
+        raise ValueError(
+            f"{name} must be a fraction in (0, 1) or an integer count, got {test_size!r}"
+        )
+    else:
+        n_test = check_int(test_size, name, minimum=1)
+    if not 1 <= n_test <= n - 2:
+        raise ValueError(
+            f"{name} leaves {n_test} test points out of {n}: it must leave at "
+            f"least 1 test point and 2 training points"
+        )
+    return n_test
+
+
+def check_test_fraction(test_size: Any, name: str = "test_size") -> float:
+    """A test fraction strictly between 0 and 1, as a float.
+
+    Examples
+    --------
+    >>> check_test_fraction(0.3)
+    0.3
+    """
+    if isinstance(test_size, bool) or np.ndim(test_size) != 0:
+        raise ValueError(f"{name} must be a number strictly between 0 and 1, got {test_size!r}")
+    return float(check_open_unit(test_size, name))
+
+
+def check_finite_1d(values: Any, name: str) -> np.ndarray:
+    """A one-dimensional array of finite numbers.
+
+    Examples
+    --------
+    >>> check_finite_1d([1, 2], "a")
+    array([1., 2.])
+    """
+    arr = check_finite(values, name)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    return arr
+
+
+def check_splitter_seed(random_state: Any) -> Any:
+    """``random_state`` checked by the one seed rule, in a form scikit-learn's splitters take.
+
+    None, an int and a RandomState pass unchanged (so an int gives scikit-learn's folds);
+    a Generator or SeedSequence becomes a RandomState seeded from one draw.
+
+    Examples
+    --------
+    >>> check_splitter_seed(3)
+    3
+    """
+    rs = check_random_state(
+        random_state,
+        to="seed"
+        if random_state is None or isinstance(random_state, (int, np.integer))
+        else "randomstate",
+    )
+    return rs
+
+
+def check_model(model: Any, name: str = "model") -> Any:
+    """A fitted classifier: anything with a ``predict`` method.
+
+    Examples
+    --------
+    >>> class Model:
+    ...     def predict(self, X):
+    ...         return X
+    >>> isinstance(check_model(Model()), Model)
+    True
+    """
+    if not callable(getattr(model, "predict", None)):
+        raise ArgumentTypeError(
+            f"{name} must be a fitted classifier with a predict method, got {type(model).__name__}"
+        )
+    return model

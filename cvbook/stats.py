@@ -1,0 +1,190 @@
+"""The statistics every study reports, each defined once.
+
+* :func:`paired_difference` -> :class:`Paired`: the mean of ``a - b`` over paired,
+  independent repetitions, its standard error and ``z = mean / se``. Every comparing
+  sentence of the book rests on it.
+* :func:`mean_se`: mean ± SE of independent values (the paired difference against 0).
+* :func:`correlation_interval`: a Pearson correlation with its Fisher-z interval.
+* :func:`paired_variance_test`: Pitman and Morgan's test of equal variances of paired samples.
+* A proportion with its Clopper–Pearson interval is :func:`cvbook.bounds.clopper_pearson_interval`.
+
+One rule for a zero standard error (every difference the same): ``z`` is ``0`` when the
+mean is 0 (no difference is no evidence) and ``±inf`` otherwise (a difference that never
+varies is certain).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy import stats as _scipy_stats
+
+from .validation import check_finite, check_finite_1d, check_float
+
+__all__ = ["Paired", "correlation_interval", "mean_se", "paired_difference", "paired_variance_test"]
+
+
+@dataclass(frozen=True)
+class Paired:
+    """A paired difference over repetitions: its mean, standard error and z = mean / se.
+
+    The book's comparing sentences rest on it ("A is closer to the truth than B"):
+    the chapters assert on ``z``.
+    """
+
+    mean: float
+    se: float
+    n: int
+
+    @property
+    def z(self) -> float:
+        """``mean / se`` (infinite if the differences are all equal and nonzero, 0 if 0)."""
+        if self.se == 0:
+            return 0.0 if self.mean == 0 else float(np.sign(self.mean) * np.inf)
+        return self.mean / self.se
+
+    def __iter__(self) -> Iterator[float]:
+        """``mean, se, z = paired``: the three numbers a sentence quotes."""
+        return iter((self.mean, self.se, self.z))
+
+    def __getitem__(self, i: int) -> float:
+        """``paired[0]``, ``paired[1]``, ``paired[2]``: mean, se and z."""
+        return (self.mean, self.se, self.z)[i]
+
+
+def _as_numbers(values: Any) -> Any:
+    """Boolean indicators as 0.0 and 1.0; anything else unchanged (checked by the caller)."""
+    arr = np.asarray(values) if not isinstance(values, np.ndarray) else values
+    return arr.astype(float) if arr.dtype == bool else values
+
+
+def paired_difference(a: Any, b: Any = 0.0) -> Paired:
+    """Mean of ``a - b`` over paired repetitions, with its standard error.
+
+    ``a[r]`` and ``b[r]`` are measured on the same repetition ``r`` (the same data set),
+    which are independent; the standard error of the mean difference is
+    ``std(a - b, ddof=1) / sqrt(R)``, and pairing removes the spread the two share.
+
+    Parameters
+    ----------
+    a : array_like of float, shape (R,)
+        Finite, ``R >= 2``. Booleans (an indicator per repetition) count as 0 and 1.
+    b : float or array_like of float, shape (R,), default=0
+        What ``a`` is compared with, repetition by repetition.
+
+    Returns
+    -------
+    Paired
+
+    Examples
+    --------
+    >>> p = paired_difference([0.3, 0.5, 0.4], [0.1, 0.2, 0.3])
+    >>> round(p.mean, 3), round(p.se, 3), p.n
+    (0.2, 0.058, 3)
+    """
+    a = check_finite(_as_numbers(a), "a")
+    if a.ndim != 1:
+        raise ValueError(f"a must be one-dimensional, got shape {a.shape}")
+    if np.ndim(b):
+        b = check_finite(_as_numbers(b), "b")
+        if b.shape != a.shape:
+            raise ValueError(
+                f"a and b must be paired (the same length), got shapes {a.shape} and {b.shape}"
+            )
+    else:
+        b = check_finite(b, "b")
+    if a.size < 2:
+        raise ValueError(f"a must hold at least 2 repetitions, got {a.size}")
+    d = a - b
+    return Paired(mean=float(d.mean()), se=float(d.std(ddof=1) / np.sqrt(d.size)), n=int(d.size))
+
+
+def mean_se(values: Any, name: str = "values") -> Paired:
+    """Mean of independent repetitions, its standard error and ``z = mean / se``.
+
+    The summary behind every comparing sentence of the book: pass the paired
+    differences ``a - b`` over repetitions and read how many standard errors
+    their mean lies from zero. It is :func:`paired_difference` of ``values`` against 0, and
+    unpacks as ``mean, se, z``.
+
+    Parameters
+    ----------
+    values : array_like of shape (n,)
+        At least 2 finite numbers.
+    name : str
+        Named in the error message.
+
+    Returns
+    -------
+    Paired
+        Unpacks as ``mean, se, z``.
+
+    Examples
+    --------
+    >>> [round(v, 4) for v in mean_se([0.1, 0.3, 0.2, 0.4])]
+    [0.25, 0.0645, 3.873]
+    """
+    arr = check_finite(values, name)
+    if arr.ndim != 1 or arr.size < 2:
+        raise ValueError(f"{name} must be a 1-d array of at least 2 numbers, got shape {arr.shape}")
+    return paired_difference(arr)
+
+
+def correlation_interval(a: Any, b: Any, level: float = 0.95) -> tuple[float, float, float]:
+    """Pearson correlation of ``a`` and ``b`` with its Fisher-z confidence interval.
+
+    ``atanh(r)`` is approximately normal with standard deviation ``1/sqrt(n - 3)``.
+
+    Returns
+    -------
+    (r, low, high) : tuple of float
+
+    Examples
+    --------
+    >>> x = np.arange(10.0)
+    >>> r, lo, hi = correlation_interval(x, x + np.sin(x))
+    >>> lo < r < hi <= 1
+    True
+    """
+    a, b = check_finite_1d(a, "a"), check_finite_1d(b, "b")
+    if a.shape != b.shape:
+        raise ValueError(f"a and b must have the same length, got {a.size} and {b.size}")
+    if a.size < 4:
+        raise ValueError(f"a and b must hold at least 4 pairs, got {a.size}")
+    if np.ptp(a) == 0 or np.ptp(b) == 0:
+        raise ValueError("a and b must both vary (a correlation needs a spread)")
+    level = check_float(level, "level", minimum=0, maximum=1, exclusive=True)
+    r = float(np.corrcoef(a, b)[0, 1])
+    half = _scipy_stats.norm.isf((1 - level) / 2) / np.sqrt(a.size - 3)
+    z = np.arctanh(np.clip(r, -1 + 1e-15, 1 - 1e-15))
+    return r, float(np.tanh(z - half)), float(np.tanh(z + half))
+
+
+def paired_variance_test(x: Any, y: Any) -> tuple[float, float]:
+    """Ratio ``var(x) / var(y)`` of two paired samples and Pitman and Morgan's t statistic.
+
+    With ``s = x + y`` and ``d = x - y``, ``cov(s, d) = var(x) - var(y)``, so the variances
+    are equal exactly when ``s`` and ``d`` are uncorrelated; ``t = r sqrt((R - 2) / (1 - r^2))``
+    with ``r = corr(s, d)`` has a t distribution with ``R - 2`` degrees of freedom under
+    equality for normal pairs (Pitman 1939, Morgan 1939). The pairing (one ``x`` and one ``y``
+    per data set) is what a test for independent samples would ignore.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.normal(size=200)
+    >>> ratio, t = paired_variance_test(y + rng.normal(scale=2.0, size=200), y)
+    >>> ratio > 3, t > 4
+    (True, True)
+    """
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if x.shape != y.shape or x.ndim != 1 or x.size < 3:
+        raise ValueError(
+            f"x and y must be paired 1-d arrays of at least 3 entries, got {x.shape} and {y.shape}"
+        )
+    r = float(np.corrcoef(x + y, x - y)[0, 1])
+    t = r * np.sqrt((x.size - 2) / max(1 - r * r, 1e-300))
+    return float(x.var(ddof=1) / y.var(ddof=1)), float(t)

@@ -1,0 +1,109 @@
+"""cvbook.stats: each statistic the studies report, with its oracle."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy import stats as scipy_stats
+
+from cvbook.stats import (
+    Paired,
+    correlation_interval,
+    mean_se,
+    paired_difference,
+    paired_variance_test,
+)
+
+
+def test_paired_difference_and_correlation_interval():
+    p = paired_difference([1.0, 2.0, 3.0, 4.0], [0.0, 0.0, 0.0, 0.0])
+    assert p.mean == 2.5 and p.se == pytest.approx(np.std([1, 2, 3, 4], ddof=1) / 2)
+    assert p.z == pytest.approx(2.5 / p.se)
+    assert paired_difference([1.0, 1.0], [0.0, 0.0]).z == np.inf
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=400)
+    r, lo, hi = correlation_interval(a, a + rng.normal(size=400))
+    assert lo < 1 / np.sqrt(2) < hi and lo < r < hi
+    for bad in ([1.0, np.nan, 2.0, 3.0], [[1.0, 2.0]], "abc"):
+        with pytest.raises(ValueError):
+            correlation_interval(bad, [1.0, 2.0, 3.0, 4.0])
+    with pytest.raises(ValueError, match="vary"):
+        correlation_interval([1.0] * 5, [1.0, 2.0, 3.0, 4.0, 5.0])
+    with pytest.raises(ValueError, match="level"):
+        correlation_interval([1.0, 2, 3, 4], [2.0, 1, 4, 3], level=1.5)
+
+
+def test_mean_se():
+    rng = np.random.default_rng(17)
+    x = rng.normal(0.3, 2.0, size=400)
+    mean, se, z = mean_se(x)
+    assert mean == pytest.approx(x.mean())
+    assert se == pytest.approx(x.std(ddof=1) / 20)
+    assert z == pytest.approx(mean / se)
+    # z is scale-free and flips with the sign
+    assert mean_se(-5 * x)[2] == pytest.approx(-z)
+    assert tuple(mean_se([2.0, 2.0])) == (2.0, 0.0, np.inf)
+    assert mean_se([0.0, 0.0]).z == 0.0  # one rule for se == 0 (cvbook.stats)
+
+
+@pytest.mark.parametrize(
+    "values, match",
+    [
+        ([1.0], "at least 2"),
+        ([[1.0, 2.0], [3.0, 4.0]], "1-d"),
+        ([1.0, np.nan], "finite"),
+        (["a", "b"], "values must hold numbers"),
+        ([1 + 1j, 2], "values must be real"),
+    ],
+)
+def test_mean_se_refuses(values, match):
+    with pytest.raises(ValueError, match=match):
+        mean_se(values)
+
+
+def test_mean_se_small():
+    mean, se, z = mean_se(np.array([1.0, 2.0, 3.0]))
+    assert (mean, se, z) == pytest.approx((2.0, 1 / np.sqrt(3), 2 * np.sqrt(3)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert mean_se([0.0, 0.0])[2] == 0.0
+    for bad, match in [([1.0], "at least 2"), ([[1.0, 2.0]], "1-d"), ([1.0, np.nan], "finite")]:
+        with pytest.raises(ValueError, match=match):
+            mean_se(bad)
+
+
+def test_correlation_interval_matches_scipy():
+    """Oracle: scipy's Fisher-z interval of pearsonr gives the same numbers."""
+    rng = np.random.default_rng(4)
+    for n in (5, 40, 400):
+        a = rng.normal(size=n)
+        b = 0.5 * a + rng.normal(size=n)
+        r, lo, hi = correlation_interval(a, b, level=0.9)
+        res = scipy_stats.pearsonr(a, b)
+        ci = res.confidence_interval(confidence_level=0.9)
+        assert (r, lo, hi) == pytest.approx((res.statistic, ci.low, ci.high), rel=1e-12, abs=1e-12)
+
+
+def test_paired_unpacks_and_indexes():
+    p = paired_difference([0.3, 0.5, 0.4], [0.1, 0.2, 0.3])
+    assert isinstance(p, Paired)
+    mean, se, z = p
+    assert (p[0], p[1], p[2]) == (mean, se, z) == (p.mean, p.se, p.z)
+    assert paired_difference([1.0, 1.0], [0.0, 0.0]).z == np.inf
+    assert paired_difference([-1.0, -1.0], [0.0, 0.0]).z == -np.inf
+    assert paired_difference([1.0, 1.0], [1.0, 1.0]).z == 0.0
+
+
+def test_paired_variance_test_oracle():
+    """Pitman-Morgan: t of corr(x + y, x - y) with R - 2 degrees of freedom."""
+    rng = np.random.default_rng(2)
+    y = rng.normal(size=60)
+    x = y + rng.normal(scale=1.5, size=60)
+    ratio, t = paired_variance_test(x, y)
+    r = scipy_stats.pearsonr(x + y, x - y).statistic
+    assert ratio == pytest.approx(x.var(ddof=1) / y.var(ddof=1), rel=1e-12)
+    assert t == pytest.approx(r * np.sqrt(58 / (1 - r * r)), rel=1e-10)
+    with pytest.raises(ValueError, match="at least 3"):
+        paired_variance_test([1.0, 2.0], [1.0, 2.0])

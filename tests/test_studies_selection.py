@@ -1,0 +1,214 @@
+"""cvbook.studies.selection: the chapter's experiments."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+from sklearn.svm import SVC
+from sklearn.tree import DecisionTreeClassifier
+
+from cvbook.datasets import TwoGaussians
+from cvbook.kfold import (
+    kfold_indices,
+    kfold_risks,
+    kfold_select,
+    make_kfold,
+    nested_kfold,
+)
+from cvbook.studies.selection import (
+    KernelRidgeClassifier,
+    candidate_grid,
+    grid_nested_kfold,
+    selection_study,
+    selection_summary,
+    selection_trial,
+)
+
+
+@pytest.fixture
+def data():
+    return TwoGaussians(dim=3).sample(53, random_state=0)
+
+
+def test_selection_trial_is_paired_and_reproducible():
+    cands = [SVC(C=0.1), SVC(C=1.0), DecisionTreeClassifier(random_state=0)]
+    dist = TwoGaussians(dim=3)
+    a = selection_trial(7, dist, cands, m=60, n_mc=2000)
+    b = selection_trial(np.random.default_rng(7), dist, cands, m=60, n_mc=2000)
+    assert a["n_val"] == 18 and a["n_test"] == 60
+    for key in ("val_errors", "risk_validated", "risk_retrained", "test_errors"):
+        np.testing.assert_array_equal(a[key], b[key])
+        assert a[key].shape == (3,)
+    assert np.all((a["val_errors"] >= 0) & (a["val_errors"] <= 18))
+    assert np.all(a["risk_validated"] >= 0) and np.all(a["risk_retrained"] <= 1)
+
+
+def test_selection_trial_measures_the_truth_it_claims():
+    """The validation error of a fixed model is unbiased for its true risk (|z| < 4)."""
+    dist = TwoGaussians(dim=2)
+    rows = [
+        selection_trial(s, dist, [LinearDiscriminantAnalysis()], m=40, n_mc=2000)
+        for s in range(150)
+    ]
+    diffs = np.array([r["val_errors"][0] / r["n_val"] - r["risk_validated"][0] for r in rows])
+    assert abs(diffs.mean()) < 4 * diffs.std(ddof=1) / np.sqrt(len(diffs))
+
+
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [
+        (dict(m=7), ValueError, "m must be >= 8"),
+        (dict(test_size=0.01), ValueError, "each part needs at least 2"),
+        (dict(test_size=1.0), ValueError, "test_size"),
+        (dict(candidates=[]), ValueError, "candidates must hold at least one"),
+        (dict(n_mc=0), ValueError, "n_mc must be >= 1"),
+        (dict(m_test=0), ValueError, "m_test must be >= 1"),
+        (dict(distribution=3), TypeError, "distribution must have a sample"),
+        (dict(rng=True), TypeError, "rng must be"),
+    ],
+)
+def test_selection_trial_refuses_by_name(kwargs, exc, match):
+    args = dict(rng=0, distribution=TwoGaussians(), candidates=[SVC()], m=40, n_mc=100)
+    args.update(kwargs)
+    with pytest.raises(exc, match=match):
+        selection_trial(**args)
+
+
+def test_selection_summary_by_hand():
+    t1 = {
+        "n_val": 10,
+        "n_test": 20,
+        "val_errors": np.array([2, 1, 1]),
+        "risk_validated": np.array([0.30, 0.20, 0.10]),
+        "risk_retrained": np.array([0.25, 0.15, 0.12]),
+        "test_errors": np.array([5, 4, 3]),
+    }
+    s = selection_summary([t1, t1], fixed_index=0)
+    assert s["best"].tolist() == [1, 1]  # first of the tied minima
+    np.testing.assert_allclose(s["regret"], 0.10)
+    np.testing.assert_allclose(s["regret_random"], 0.10)
+    np.testing.assert_allclose(s["optimism"], 0.1 - 0.2)
+    np.testing.assert_allclose(s["retrained_best"], 0.15)
+    np.testing.assert_allclose(s["test_best"], 4 / 20)
+    np.testing.assert_allclose(s["val_fixed"], 0.2)
+    sub = selection_summary([t1], subset=[0, 2])
+    assert sub["best"].tolist() == [2] and sub["regret"][0] == 0.0
+    for bad in ([], [3], [-1], [0.5]):
+        with pytest.raises(ValueError, match="subset"):
+            selection_summary([t1], subset=bad)
+    with pytest.raises(ValueError, match="trials"):
+        selection_summary([])
+
+
+def test_candidate_grid_defaults_and_fixed():
+    from cvbook.studies.selection import candidate_grid
+
+    svm = candidate_grid("svm")
+    assert svm.name == "C" and svm.values == [0.1, 1.0, 10.0, 100.0]
+    assert svm.fixed_index == 1 and svm.fixed.get_params()["C"] == 1.0
+    assert [c.get_params()["C"] for c in svm.candidates] == svm.values
+    knn = candidate_grid("knn", values=[1, 3, 5])
+    assert knn.fixed_index == 2 and [c.n_neighbors for c in knn.candidates] == [1, 3, 5]
+    assert candidate_grid("knn", values=[2, 4]).fixed_index is None
+
+
+def test_candidate_grid_two_dimensional():
+    from cvbook.studies.selection import candidate_grid
+
+    g = candidate_grid("svm", values=[0.1, 1, 10, 100, 1000], gammas=[0.01, 0.03, 0.1, 0.3, 1, 3])
+    assert len(g.candidates) == 30 and g.name == "(C, gamma)"
+    assert g.values[0] == (0.1, 0.01) and g.values[-1] == (1000.0, 3.0)
+    assert {(c.C, c.gamma) for c in g.candidates} == set(g.values)
+    assert g.make((2.0, 0.5)).get_params()["gamma"] == 0.5
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(model="forest"), "model"),
+        (dict(model=None), "model"),
+        (dict(model="svm", values=[]), "values"),
+        (dict(model="svm", values="1,10"), "values"),
+        (dict(model="svm", values=[0.0, 1.0]), "values"),
+        (dict(model="svm", values=[np.nan]), "values"),
+        (dict(model="svm", values=["1"]), "values"),
+        (dict(model="knn", values=[3.7]), "values"),
+        (dict(model="knn", values=[0]), "values"),
+        (dict(model="knn", values=[5], gammas=[1.0]), "gammas"),
+        (dict(model="svm", gammas=[]), "gammas"),
+        (dict(model="svm", gammas=[-1.0]), "gammas"),
+        (dict(model="svm", gammas=[1j]), "gammas"),
+    ],
+)
+def test_candidate_grid_refuses_by_name(kwargs, match):
+    from cvbook.studies.selection import candidate_grid
+
+    with pytest.raises(ValueError, match=match):
+        candidate_grid(**kwargs)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**32, 1.5, "0", True, [1]])
+@pytest.mark.parametrize("func", ["indices", "make", "risks", "select", "nested", "grid"])
+def test_bad_seed_refused_by_name(data, seed, func):
+    X, y = data
+    run = {
+        "indices": lambda: kfold_indices(20, 4, random_state=seed),
+        "make": lambda: make_kfold(3, m=10, random_state=seed),
+        "risks": lambda: kfold_risks(LinearDiscriminantAnalysis(), X, y, 4, random_state=seed),
+        "select": lambda: kfold_select([SVC()], X, y, random_state=seed),
+        "nested": lambda: nested_kfold([SVC()], X, y, 3, 3, random_state=seed),
+        "grid": lambda: grid_nested_kfold(X, y, [1.0], [1.0], 3, 3, random_state=seed),
+    }[func]
+    with pytest.raises(ValueError, match="random_state"):
+        run()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_grid_nested_equals_generic_nested(seed):
+    X, y = TwoGaussians(dim=3).sample(24, random_state=seed)
+    alphas, gammas = [0.01, 1.0], [0.1, 1.0]
+    grid = candidate_grid("kridge", alphas, gammas)
+    fast = grid_nested_kfold(X, y, alphas, gammas, 3, 3, random_state=seed)
+    sel = kfold_select(grid.candidates, X, y, 3, random_state=seed)
+    nest = nested_kfold(grid.candidates, X, y, 3, 3, random_state=seed)
+    np.testing.assert_allclose(fast.scores, sel.mean_risks, atol=1e-12)
+    assert fast.best_index == sel.best_index
+    np.testing.assert_allclose(fast.nested.outer.risks, nest.outer.risks, atol=1e-12)
+    np.testing.assert_array_equal(fast.nested.chosen, nest.chosen)
+    np.testing.assert_allclose(fast.nested.inner_best, nest.inner_best, atol=1e-12)
+
+
+def test_kernel_ridge_classifier_labels_and_one_class():
+    X, y = TwoGaussians(dim=2).sample(30, random_state=0)
+    labels = np.where(y > 0, "pos", "neg")
+    clf = KernelRidgeClassifier(alpha=0.1, gamma=0.5).fit(X, labels)
+    assert set(clf.predict(X)) <= {"pos", "neg"}
+    one = KernelRidgeClassifier().fit(X, np.ones(30))
+    np.testing.assert_array_equal(one.predict(X), np.ones(30))
+    with pytest.raises(ValueError, match="alpha"):
+        KernelRidgeClassifier(alpha=0).fit(X, y)
+    with pytest.raises(ValueError, match="features"):
+        clf.predict(X[:, :1])
+
+
+def test_selection_study_null_truth_and_n_jobs():
+    kw = dict(
+        distribution=TwoGaussians(dim=2),
+        m=20,
+        alphas=[0.1, 1.0],
+        gammas=[1.0],
+        n_repeats=3,
+        outer_splits=3,
+        inner_splits=3,
+        random_state=4,
+        n_test=500,
+    )
+    one = selection_study(n_jobs=1, null=True, **kw)
+    two = selection_study(n_jobs=2, null=True, **kw)
+    np.testing.assert_array_equal(one.own, two.own)
+    np.testing.assert_array_equal(one.truths, 0.5)
+    real = selection_study(n_jobs=1, **kw)
+    assert np.all((real.truths > 0) & (real.truths < 0.5))
+    with pytest.raises(ValueError, match="null"):
+        selection_study(null="no", **kw)
