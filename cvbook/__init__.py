@@ -22,6 +22,7 @@ floor  module                            what it holds (chapter)
 3      :mod:`cvbook.ckcv`                complete K-fold cross-validation (5)
 3      :mod:`cvbook.intervals`           confidence intervals for the risk (7)
 3      :mod:`cvbook.compare`             comparing two learners (7)
+3      :mod:`cvbook.dependence`          grouped and ordered data: splitters, design effects (8)
 4      :mod:`cvbook.studies.split_sizes`     test error and the split of m points (1)
 4      :mod:`cvbook.studies.selection`       what selection costs; the candidate grids (2, 3)
 4      :mod:`cvbook.studies.learning_curve`  what the held-out points cost (2)
@@ -30,6 +31,7 @@ floor  module                            what it holds (chapter)
 4      :mod:`cvbook.studies.table1`          Table 1 of Anguita et al., one fit at a time (5b)
 4      :mod:`cvbook.studies.coverage`        do the guarantees hold? (6)
 4      :mod:`cvbook.studies.intervals`       do the intervals cover; power of the tests (7)
+4      :mod:`cvbook.studies.dependence`      groups, time and leakage against known risks (8)
 5      :mod:`cvbook.runs.table1`         the Table 1 sweep: command line, records, resume
 5      :mod:`cvbook.runs.coverage`       the coverage study: command line, records, resume
 5      :mod:`cvbook.runs.intervals`      the interval study: command line, records, resume

@@ -17,5 +17,6 @@ module                                  chapter  question
 :mod:`cvbook.studies.table1`            5b       Table 1 of the C-KCV paper, rerun
 :mod:`cvbook.studies.coverage`          6        coverage of the bounds and estimates
 :mod:`cvbook.studies.intervals`         7        coverage of the intervals, power of the tests
+:mod:`cvbook.studies.dependence`        8        groups, time and leakage against known risks
 =====================================  =======  ==========================================
 """
