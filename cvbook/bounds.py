@@ -33,6 +33,7 @@ from .validation import (
     ArgumentTypeError,
     check_1d_labels,
     check_bool,
+    check_broadcast,
     check_float,
     check_int,
     check_integer_array,
@@ -56,6 +57,7 @@ def _counts(n_errors, n) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(f"n must be >= 1 (the number of test points), got {n.min()}")
     if np.any(k < 0):
         raise ValueError(f"n_errors must be >= 0, got {k.min()}")
+    check_broadcast(("n_errors", k), ("n", n))
     k, n = np.broadcast_arrays(k, n)
     if np.any(k > n):
         raise ValueError("n_errors must be <= n: more errors than test points")
@@ -91,6 +93,7 @@ def clopper_pearson_upper(n_errors, n, delta: float = 0.05):
     """
     delta = check_open_unit(delta, "delta")
     k, n = _counts(n_errors, n)
+    check_broadcast(("n_errors", k), ("n", n), ("delta", delta))
     k, n, delta = np.broadcast_arrays(k, n, delta)
     with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # boost's NaN, repaired below
@@ -156,6 +159,7 @@ def clopper_pearson_interval(n_errors, n, alpha: float = 0.05):
     """
     alpha = check_open_unit(alpha, "alpha")
     k, n = _counts(n_errors, n)
+    check_broadcast(("n_errors", k), ("n", n), ("alpha", alpha))
     k, n, alpha = np.broadcast_arrays(k, n, alpha)
     with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # boost's NaN, repaired below

@@ -83,7 +83,9 @@ from .bounds import clopper_pearson_upper
 from .validation import (
     check_binary_labels,
     check_features,
+    check_index_array,
     check_int,
+    check_label_types,
     check_open_unit,
     check_random_state,
 )
@@ -185,6 +187,7 @@ def _check_y(y: Any) -> np.ndarray:
             stacklevel=3,
         )
         arr = arr.ravel()
+    check_label_types(arr, "y")
     if not np.iscomplexobj(arr) and arr.ndim == 1 and arr.size:
         try:
             kind = type_of_target(arr)
@@ -540,6 +543,55 @@ def _svc_defaults() -> dict:
     return dict(_svc_defaults_cached())
 
 
+def _check_kernel(K: Any) -> np.ndarray:
+    """A kernel matrix for libsvm: square, real, finite, as C-contiguous float64.
+
+    Lists, Fortran-ordered and float32 matrices are converted (as ``SVC`` does).
+    """
+    arr = _check_X(K, "K")
+    if arr.shape[0] != arr.shape[1]:
+        raise ValueError(f"K must be a square kernel matrix (n, n), got shape {arr.shape}")
+    return np.ascontiguousarray(arr, dtype=np.float64)
+
+
+def _check_svc_params(params: Any) -> list[dict]:
+    """Each mapping of ``params`` merged into ``SVC``'s defaults and checked as ``SVC`` does.
+
+    Unknown names and values that ``SVC`` refuses (``C=-1``, a negative class
+    weight) raise a ``ValueError`` naming the parameter.
+    """
+    many = isinstance(params, (list, tuple))
+    if many and not params:
+        raise ValueError("params must be None, a mapping or a non-empty list of mappings")
+    defaults = _svc_defaults()
+    out = []
+    for i, q in enumerate(params if many else [params]):
+        where = f"params[{i}]" if many else "params"
+        if q is not None and not isinstance(q, Mapping):
+            raise TypeError(f"{where} must be a mapping of SVC parameters or None, got {q!r}")
+        q = dict(q or {})
+        unknown = sorted(set(q) - set(defaults), key=str)
+        if unknown:
+            raise ValueError(
+                f"{where} holds unknown SVC parameter(s) {unknown}; allowed: {sorted(defaults)}"
+            )
+        p = {**defaults, **q, "kernel": "precomputed"}
+        try:
+            SVC(**p)._validate_params()
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"{where}: {err}") from None
+        cw = p["class_weight"]
+        if isinstance(cw, Mapping):
+            bad = {c: w for c, w in cw.items() if not (np.isfinite(w) and w > 0)}
+            if bad:
+                raise ValueError(
+                    f"{where}: class_weight must give every class a positive finite "
+                    f"weight, got {bad}"
+                )
+        out.append(p)
+    return out
+
+
 def fit_precomputed(
     K: np.ndarray,
     y: np.ndarray,
@@ -580,6 +632,16 @@ def fit_precomputed(
         The fitted model (libsvm's raw arrays, or an ``SVC``); a list of them
         if ``params`` is a list.
 
+    Raises
+    ------
+    ValueError
+        Naming the argument: ``K`` not square, not finite or not real (a list,
+        a Fortran-ordered or a float32 matrix is converted, as ``SVC`` does);
+        ``y`` not one label per row of ``K``, or one class among the fitted
+        points; an unknown ``SVC`` parameter in ``params`` or a value ``SVC``
+        refuses (``C=-1``, a class weight that is not positive); a
+        ``fit_index`` that is not strictly increasing integers in range.
+
     Examples
     --------
     >>> import numpy as np
@@ -593,26 +655,27 @@ def fit_precomputed(
     backend = solver_backend() if backend is None else backend
     if backend not in ("svc", "libsvm") or (backend == "libsvm" and not _libsvm_agrees()):
         raise ValueError(f"backend must be None, 'svc' or (if available) 'libsvm', got {backend!r}")
+    K = _check_kernel(K)
+    y = _check_y(y)
+    if len(y) != K.shape[0]:
+        raise ValueError(
+            f"y must hold one label per row of K: K has shape {K.shape}, y has {len(y)} labels"
+        )
+    ps = _check_svc_params(params)
     many = isinstance(params, (list, tuple))
-    defaults = _svc_defaults()
-    ps = [
-        {**defaults, **dict(q or {}), "kernel": "precomputed"}
-        for q in (params if many else [params])
-    ]
     if fit_index is not None:
-        fit_index = np.asarray(fit_index)
-        if (
-            fit_index.ndim != 1
-            or fit_index.dtype.kind not in "iu"
-            or fit_index.size < 2
-            or np.any(np.diff(fit_index) <= 0)
-            or fit_index[0] < 0
-            or fit_index[-1] >= len(y)
-        ):
+        fit_index = check_index_array(fit_index, "fit_index", len(y))
+        if fit_index.size < 2 or np.any(np.diff(fit_index) <= 0):
             raise ValueError(
                 "fit_index must hold at least 2 strictly increasing integers in "
                 f"[0, {len(y)}), got {fit_index!r}"
             )
+    fitted = y if fit_index is None else y[fit_index]
+    if np.unique(fitted).size != 2:
+        raise ValueError(
+            f"y must hold two classes among the fitted points, got "
+            f"{np.unique(fitted).size}: {np.unique(fitted).tolist()}"
+        )
     if backend == "svc":
         if fit_index is not None:
             K, y = _block(K, fit_index, fit_index), y[fit_index]
@@ -866,9 +929,18 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
     best_score_ : float
         ``L_MS*``, the smallest mean MS bound.
     bound_ : float
-        ``L_EE*``: with probability at least ``1 - delta`` (for each of the
-        models, over its EE part) the risk of a random member of ``F*`` is
-        at most this.
+        ``L_EE*``, the mean of the ``n_splits`` per-split bounds ``L_EE^(i)``
+        of the selected row. Each ``L_EE^(i)`` holds for its own model with
+        probability at least ``1 - delta`` over its EE part, for a row fixed in
+        advance. If all of them hold, the risk of a member of ``F*`` drawn at
+        random (the mean of the members' risks) is at most ``L_EE*``; by the
+        union bound that happens with probability at least
+        ``1 - n_splits * delta`` for a row fixed in advance, not ``1 - delta``
+        (averaging does not restore ``1 - delta``). For the row the search
+        selects, whose choice depended on the EE labels through the other
+        splits, the union runs over every row searched: at least
+        ``1 - n_rows * n_splits * delta``, so per-split bounds at
+        ``delta / (n_rows * n_splits)`` give ``1 - delta`` (chapter 5).
     estimators_ : list of estimators
         ``F*``, the ``n_splits`` models ``f*_MS`` of the selected row: the
         fits of its EE phase.
@@ -887,6 +959,17 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
     dense). :meth:`predict` draws a member of ``F*`` at random on each call,
     as the paper does, so two calls may differ; ``random_state`` makes the
     sequence of calls reproducible.
+
+    The three-way splits are drawn at random, not stratified, as in Algorithm 1.
+    On a small or unbalanced sample, a training part (``n - 2 (n // k)`` points,
+    smallest at ``k = 3``) may hold one class; such a ``k`` is skipped with a
+    ``UserWarning`` naming it, and if no ``k`` is left :meth:`fit` raises a
+    ``ValueError`` naming ``k_values`` and the size of the smaller class. This is
+    why scikit-learn's ``check_estimator`` passes with the default ``k_values``
+    but four of its checks (``check_estimators_overwrite_params``,
+    ``check_estimators_fit_returns_self``, ``check_readonly_memmap_input``,
+    ``check_classifier_data_not_an_array``, whose 12-21 points leave a one-class
+    training part at ``k = 3``) end in that named error when ``k_values=[3]``.
 
     Examples
     --------
@@ -1004,15 +1087,54 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
             raise ValueError(f"gamma must be a positive number, 'scale' or 'auto', got {gamma!r}")
         return float(gamma)
 
-    def _splits(self, n: int, y: np.ndarray, k: int) -> list[tuple[np.ndarray, ...]]:
+    def _splits(self, n: int, y: np.ndarray, k: int) -> list[tuple[np.ndarray, ...]] | str:
+        """The ``n_splits`` three-way splits at ``k``, or why ``k`` cannot be run.
+
+        The splits are not stratified (Algorithm 1 draws them at random), so a
+        training part of ``n - 2 n // k`` points may hold one class; that ``k``
+        is then skipped. A larger ``k`` leaves a larger training part.
+        """
         splits = [_three_way(n, k, _split_rng(self._entropy, k, i)) for i in range(self.n_splits)]
         for i, (tr, _, _) in enumerate(splits):
             if np.unique(y[tr]).size < 2:
-                raise ValueError(
-                    f"k_values: with k = {k}, the training part of Monte Carlo split {i} holds "
-                    f"one class only ({len(tr)} points); use a smaller k"
+                return (
+                    f"k = {k}: the training part of Monte Carlo split {i} holds one class "
+                    f"only ({len(tr)} of {n} points)"
                 )
         return splits
+
+    def _usable_splits(self, n: int, y: np.ndarray, k_values: list[int]) -> dict:
+        """Splits for every k whose training parts all hold both classes.
+
+        A ``k`` whose split leaves one class in its training part is skipped with
+        a ``UserWarning`` naming it; if no ``k`` is left, a ``ValueError`` says
+        how large the smaller class is and what to try.
+        """
+        out, skipped = {}, []
+        for k in k_values:
+            got = self._splits(n, y, k)
+            if isinstance(got, str):
+                skipped.append(got)
+            else:
+                out[k] = got
+        if not out:
+            labels, counts = np.unique(y, return_counts=True)
+            small = int(np.argmin(counts))
+            raise ValueError(
+                f"k_values: no k in {k_values} can be run: {'; '.join(skipped)}. The "
+                f"three-way splits are not stratified, and class {labels.tolist()[small]!r} has "
+                f"{counts[small]} of {n} points; the training part holds n - 2 * (n // k) "
+                f"points, so a larger k (at most n = {n}) keeps more of them. Try larger "
+                "k_values or a sample with more points of each class"
+            )
+        if skipped:
+            warnings.warn(
+                f"k_values: skipped {', '.join(f'k = {k}' for k in k_values if k not in out)} "
+                f"({'; '.join(skipped)}); a larger k leaves a larger training part",
+                UserWarning,
+                stacklevel=4,
+            )
+        return out
 
     # --------------------------------------------------------------------- fit
     def _run_phase(self, phase: str, rows_by_pair: dict, ctx: dict) -> dict:
@@ -1107,7 +1229,8 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         n = len(y)
         delta = float(check_open_unit(self.delta, "delta", scalar=True))
         estimator, points, fast = self._grid(X)
-        splits = {k: self._splits(n, y, k) for k in k_values}
+        splits = self._usable_splits(n, y, k_values)
+        k_values = list(splits)
         n_points = len(points)
         ctx: dict[str, Any] = {
             "n": n,

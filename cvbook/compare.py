@@ -31,11 +31,18 @@ from sklearn.base import clone
 from .intervals import INTERVAL_LOSSES, random_splits, split_losses
 from .validation import (
     check_alpha,
+    check_bool,
     check_data,
+    check_estimator_arg,
+    check_finite_values,
+    check_halvings,
     check_int,
+    check_n_jobs,
     check_option,
+    check_predicted_labels,
     check_rng,
     check_same_length,
+    check_target_for_loss,
     check_test_count,
 )
 
@@ -112,8 +119,8 @@ def five_by_two_splits(y: Any, loss: str = "zero_one", random_state=None) -> lis
     >>> len(halves), [len(h) for h in halves[0]]
     (5, [5, 5])
     """
-    y = np.asarray(y)
     check_option(loss, "loss", INTERVAL_LOSSES)
+    y = check_target_for_loss(y, loss)
     n = len(y)
     if n < 4:
         raise ValueError(f"y must hold at least 4 points for a 5x2cv test, got {n}")
@@ -172,9 +179,9 @@ def ttest_5x2cv_from_differences(p: Any) -> tuple[float, float]:
     >>> round(t, 4)                     # 0.1 / sqrt(0.005)
     1.4142
     """
-    p = np.asarray(p, dtype=float)
+    p = check_finite_values(p, "p")
     if p.shape != (5, 2):
-        raise ValueError(f"p must have shape (5, 2), got {p.shape}")
+        raise ValueError(f"p must have shape (5, 2) (5 repetitions x 2 folds), got {p.shape}")
     s2 = ((p - p.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
     denom = math.sqrt(s2.sum() / 5)
     if denom == 0:
@@ -200,9 +207,9 @@ def ftest_5x2cv_from_differences(p: Any) -> tuple[float, float]:
     >>> round(f, 4)                     # 0.05 / (2 * 0.025)
     1.0
     """
-    p = np.asarray(p, dtype=float)
+    p = check_finite_values(p, "p")
     if p.shape != (5, 2):
-        raise ValueError(f"p must have shape (5, 2), got {p.shape}")
+        raise ValueError(f"p must have shape (5, 2) (5 repetitions x 2 folds), got {p.shape}")
     s2 = ((p - p.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
     num, den = float((p**2).sum()), 2 * float(s2.sum())
     if den == 0:
@@ -234,7 +241,9 @@ def paired_ttest_5x2cv(
     X, y : array_like
     loss : {"zero_one", "squared"}
     splits : sequence of 5 pairs of index arrays, optional
-        The halvings (default: :func:`five_by_two_splits` from ``random_state``).
+        The halvings (default: :func:`five_by_two_splits` from ``random_state``):
+        integer indices in ``[0, n)``, each pair two disjoint non-empty halves
+        that together cover every point.
     random_state : None, int or numpy Generator
 
     Returns
@@ -254,7 +263,12 @@ def paired_ttest_5x2cv(
     (True, True, 20)
     """
     check_option(loss, "loss", INTERVAL_LOSSES)
+    check_estimator_arg(estimator_a, "estimator_a")
+    check_estimator_arg(estimator_b, "estimator_b")
     X, y, n = check_data(X, y)
+    y = check_target_for_loss(y, loss)
+    if splits is not None:
+        splits = check_halvings(splits, n)
     splits = _check_halves(
         five_by_two_splits(y, loss, random_state) if splits is None else splits, n
     )
@@ -286,7 +300,12 @@ def combined_ftest_5x2cv(
     (0.0, 'ftest_5x2cv')
     """
     check_option(loss, "loss", INTERVAL_LOSSES)
+    check_estimator_arg(estimator_a, "estimator_a")
+    check_estimator_arg(estimator_b, "estimator_b")
     X, y, n = check_data(X, y)
+    y = check_target_for_loss(y, loss)
+    if splits is not None:
+        splits = check_halvings(splits, n)
     splits = _check_halves(
         five_by_two_splits(y, loss, random_state) if splits is None else splits, n
     )
@@ -296,20 +315,45 @@ def combined_ftest_5x2cv(
 
 
 def mcnemar_test(
-    y_true: Any, pred_a: Any, pred_b: Any, *, loss: str = "zero_one"
+    y_true: Any,
+    pred_a: Any,
+    pred_b: Any,
+    *,
+    loss: str = "zero_one",
+    exact: bool = True,
+    correction: bool = True,
 ) -> ComparisonTest:
-    """Exact McNemar test on one test set: do the two fitted models err equally often?
+    """McNemar's test on one test set: do the two fitted models err equally often?
 
     With ``b`` the points A gets wrong and B right, and ``c`` the reverse,
-    under the null ``b ~ Binomial(b + c, 1/2)``; the p-value is
-    ``min(1, 2 P(Binomial(b + c, 1/2) <= min(b, c)))``.
+    under the null ``b ~ Binomial(b + c, 1/2)``. The exact test (the default)
+    has p-value ``min(1, 2 P(Binomial(b + c, 1/2) <= min(b, c)))`` and
+    statistic ``min(b, c)``. With ``exact=False`` the chi-square approximation
+    ``(|b - c| - 1)**2 / (b + c)`` (Edwards' continuity correction, the
+    default ``correction=True``) or ``(b - c)**2 / (b + c)`` is referred to
+    chi-square with one degree of freedom; these are the statistics and
+    p-values of ``statsmodels.stats.contingency_tables.mcnemar``.
+
+    Decision (issue 20): the continuity-corrected variant is *offered*, not the
+    default. The exact binomial test is valid for any ``b + c`` and is what the
+    chapter uses; the corrected chi-square only approximates it (it is the
+    version Dietterich 1998 analyses), and is there for a reader who must
+    reproduce a published value.
 
     Parameters
     ----------
     y_true, pred_a, pred_b : array_like of shape (n,)
         Labels and the two models' predicted labels on the same test points.
+        A column vector ``(n, 1)`` is flattened with a ``DataConversionWarning``;
+        a continuous ``y_true``, probabilities or scores in ``pred_a``/``pred_b``
+        (non-integer floats), NaN, other 2-d shapes and labels of another kind
+        (strings against numbers) are refused by name.
     loss : {"zero_one"}
         Only the 0-1 loss: McNemar counts disagreements in right/wrong.
+    exact : bool, default=True
+        The exact binomial test; ``False``: the chi-square approximation.
+    correction : bool, default=True
+        Continuity correction of the chi-square statistic (``exact=False`` only).
 
     Returns
     -------
@@ -321,22 +365,34 @@ def mcnemar_test(
     >>> r = mcnemar_test([1, 1, 1, 1, 0, 0], [1, 1, 1, 1, 0, 0], [0, 0, 0, 1, 0, 0])
     >>> r.statistic, round(r.p_value, 4)       # b = 0, c = 3: 2 * 0.5**3
     (0.0, 0.25)
+    >>> r = mcnemar_test([1, 1, 1, 1, 0, 0], [1, 1, 1, 1, 0, 0], [0, 0, 0, 1, 0, 0], exact=False)
+    >>> round(r.statistic, 4), r.df            # (|0 - 3| - 1)**2 / 3
+    (1.3333, (1.0,))
     """
-    if loss != "zero_one":
+    if not isinstance(loss, str) or loss != "zero_one":
         raise ValueError(
             f"loss must be 'zero_one' for McNemar's test (it counts right/wrong "
             f"disagreements; for a regression loss use corrected_paired_ttest), "
             f"got {loss!r}"
         )
-    y_true, pred_a, pred_b = np.asarray(y_true), np.asarray(pred_a), np.asarray(pred_b)
+    exact = check_bool(exact, "exact")
+    correction = check_bool(correction, "correction")
+    y_true = check_target_for_loss(y_true, "zero_one", "y_true")
+    pred_a = check_predicted_labels(pred_a, "pred_a", like=y_true)
+    pred_b = check_predicted_labels(pred_b, "pred_b", like=y_true)
     n = check_same_length(("y_true", y_true), ("pred_a", pred_a), ("pred_b", pred_b))
-    if n == 0:
-        raise ValueError("y_true must hold at least one test point, got an empty array")
     wrong_a, wrong_b = pred_a != y_true, pred_b != y_true
     b = int(np.sum(wrong_a & ~wrong_b))
     c = int(np.sum(~wrong_a & wrong_b))
-    p = 1.0 if b + c == 0 else min(1.0, 2 * float(stats.binom.cdf(min(b, c), b + c, 0.5)))
-    return ComparisonTest((b - c) / n, float(min(b, c)), p, (), "mcnemar", "conditional", 0)
+    if exact:
+        p = 1.0 if b + c == 0 else min(1.0, 2 * float(stats.binom.cdf(min(b, c), b + c, 0.5)))
+        return ComparisonTest((b - c) / n, float(min(b, c)), p, (), "mcnemar", "conditional", 0)
+    if b + c == 0:
+        chi2, p = 0.0, 1.0
+    else:
+        chi2 = (abs(b - c) - (1.0 if correction else 0.0)) ** 2 / (b + c)
+        p = float(stats.chi2.sf(chi2, 1))
+    return ComparisonTest((b - c) / n, float(chi2), p, (1.0,), "mcnemar", "conditional", 0)
 
 
 def mcnemar_holdout(
@@ -367,7 +423,10 @@ def mcnemar_holdout(
     (True, 2)
     """
     mcnemar_test([0], [0], [0], loss=loss)  # refuses a regression loss before any fit
+    check_estimator_arg(estimator_a, "estimator_a")
+    check_estimator_arg(estimator_b, "estimator_b")
     X, y, n = check_data(X, y)
+    y = check_target_for_loss(y, loss)
     n_test = check_test_count(test_size, n)
     ((train, test),) = random_splits(y, 1, n_test, loss, check_rng(random_state))
     pa = clone(estimator_a).fit(X[train], y[train]).predict(X[test])
@@ -414,8 +473,12 @@ def corrected_paired_ttest(
     (True, (14.0,), 30)
     """
     check_option(loss, "loss", INTERVAL_LOSSES)
+    check_estimator_arg(estimator_a, "estimator_a")
+    check_estimator_arg(estimator_b, "estimator_b")
     X, y, n = check_data(X, y)
+    y = check_target_for_loss(y, loss)
     n_splits = check_int(n_splits, "n_splits", minimum=2)
+    n_jobs = check_n_jobs(n_jobs)
     n_test = check_test_count(test_size, n)
     splits = random_splits(y, n_splits, n_test, loss, check_rng(random_state))
     la = split_losses(estimator_a, X, y, splits, loss, n_jobs)

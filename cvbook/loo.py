@@ -202,7 +202,7 @@ def kernel_ridge_loo_predictions(
     method : {"auto", "cholesky", "eigh"}, default="auto"
         ``"cholesky"``: one Cholesky factorisation and one triangular
         inverse per ``alpha`` (about 2 m^3 / 3 flops each, twice a plain fit).
-        ``"eigh"``: one eigendecomposition of ``K`` (about 9 m^3 flops), then
+        ``"eigh"``: one eigendecomposition of ``K`` (a few times m^3 flops), then
         O(m^2) per ``alpha``: the choice for a grid. ``"auto"`` takes
         Cholesky for one ``alpha`` and eigh for several; if ``K + alpha I``
         is not positive definite, Cholesky falls back to eigh.

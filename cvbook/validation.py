@@ -20,6 +20,7 @@ Seeds follow one rule, :func:`check_random_state` (see CONTRIBUTING.md, "Seeds")
 from __future__ import annotations
 
 import numbers
+import os
 import warnings
 from collections.abc import Iterable
 from typing import Any
@@ -32,25 +33,38 @@ __all__ = [
     "check_alpha",
     "check_binary_labels",
     "check_bool",
+    "check_broadcast",
     "check_cv",
     "check_data",
     "check_distribution",
+    "check_estimator_arg",
     "check_features",
     "check_finite",
     "check_finite_1d",
+    "check_finite_values",
     "check_float",
+    "check_halvings",
+    "check_index_array",
+    "check_input_folder",
     "check_int",
     "check_integer_array",
+    "check_label_types",
     "check_model",
+    "check_n_jobs",
     "check_not_complex",
     "check_open_unit",
     "check_option",
+    "check_output_path",
+    "check_predicted_labels",
     "check_random_state",
     "check_rng",
     "check_same_length",
     "check_splitter_seed",
+    "check_target_for_loss",
     "check_test_count",
     "check_test_fraction",
+    "check_train_test_splits",
+    "name_options",
 ]
 
 
@@ -778,3 +792,439 @@ def check_model(model: Any, name: str = "model") -> Any:
             f"{name} must be a fitted classifier with a predict method, got {type(model).__name__}"
         )
     return model
+
+
+# --------------------------------------------------------------------------- #
+# Checks added for issue 20 (the statistical API under hostile input)
+
+
+def check_broadcast(*named_arrays: tuple[str, Any]) -> tuple[int, ...]:
+    """The common shape of arrays that must broadcast together, or a named error.
+
+    Examples
+    --------
+    >>> check_broadcast(("n_errors", [1, 2]), ("n", 10))
+    (2,)
+    >>> check_broadcast(("n_errors", [1, 2]), ("n", [10, 20, 30]))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: n_errors and n must have the same length or one of them be a scalar: ...
+    """
+    shapes = {name: np.shape(arr) for name, arr in named_arrays}
+    try:
+        return tuple(np.broadcast_shapes(*shapes.values()))
+    except ValueError:
+        names = list(shapes)
+        joined = " and ".join(names) if len(names) == 2 else ", ".join(names)
+        described = ", ".join(f"{n} has shape {s}" for n, s in shapes.items())
+        raise ValueError(
+            f"{joined} must have the same length or one of them be a scalar: {described}"
+        ) from None
+
+
+def _target_kind(y: np.ndarray) -> str:
+    from sklearn.utils.multiclass import type_of_target
+
+    try:
+        return type_of_target(y)
+    except ValueError:
+        return "unknown"
+
+
+def check_label_types(y: np.ndarray, name: str = "y") -> np.ndarray:
+    """Refuse labels that mix types (``[1, "a"]``): they cannot be sorted or compared.
+
+    Examples
+    --------
+    >>> check_label_types(np.array([1, "a"], dtype=object), "y")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cvbook.validation.ArgumentTypeError: y must hold labels of one type (...), got int and str
+    """
+    arr = np.asarray(y)
+    if arr.dtype == object and arr.size:
+        kinds = {
+            "str" if isinstance(v, (str, np.str_)) else type(v).__name__
+            for v in arr.ravel().tolist()
+        }
+        numeric = {k for k in kinds if k in ("int", "float", "bool")}
+        if len(kinds - numeric) + (1 if numeric else 0) > 1:
+            raise ArgumentTypeError(
+                f"{name} must hold labels of one type (all numbers or all strings), "
+                f"got {' and '.join(sorted(kinds))}"
+            )
+    return arr
+
+
+def check_target_for_loss(y: Any, loss: str, name: str = "y") -> np.ndarray:
+    """1-d labels or responses that fit ``loss``, judged by scikit-learn's ``type_of_target``.
+
+    ``loss="zero_one"`` needs class labels (``binary`` or ``multiclass``): a
+    continuous target would count nearly every point as an error.
+    ``loss="squared"`` needs numbers. Column vectors are flattened with a
+    ``DataConversionWarning`` (:func:`check_1d_labels`).
+
+    Examples
+    --------
+    >>> check_target_for_loss([0, 1, 1], "zero_one").tolist()
+    [0, 1, 1]
+    >>> check_target_for_loss([0.5, 1.7, 2.2], "zero_one")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: y must hold class labels for loss='zero_one', got a continuous target ...
+    """
+    arr = check_1d_labels(y, name)
+    check_label_types(arr, name)
+    kind = _target_kind(arr)
+    if loss == "zero_one":
+        if kind not in ("binary", "multiclass"):
+            what = "a continuous target" if kind.startswith("continuous") else f"a {kind} target"
+            raise ValueError(
+                f"{name} must hold class labels for loss='zero_one', got {what} "
+                f"(type_of_target: {kind!r}); use loss='squared' for a regression target"
+            )
+    elif loss == "squared" and (arr.dtype.kind not in "iuf" or arr.dtype == bool):
+        raise ValueError(
+            f"{name} must hold numbers for loss='squared', got dtype {arr.dtype}; "
+            "use loss='zero_one' for class labels"
+        )
+    return arr
+
+
+def check_predicted_labels(
+    pred: Any, name: str, n: int | None = None, *, like: np.ndarray | None = None
+) -> np.ndarray:
+    """Predicted class labels: 1-d, finite, of one type and, if ``like`` is given,
+    comparable with it (no probabilities, scores or (n, 2) arrays).
+
+    A float array whose values are not all integers is refused (it looks like
+    probabilities or scores, not labels), unless ``like`` (the true labels) is
+    itself such a float array.
+
+    Examples
+    --------
+    >>> check_predicted_labels([0, 1], "pred_a").tolist()
+    [0, 1]
+    >>> check_predicted_labels([0.2, 0.9], "pred_a")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: pred_a must hold predicted class labels, got non-integer numbers ...
+    """
+    arr = check_1d_labels(pred, name, allow_empty=True)
+    check_label_types(arr, name)
+    if n is not None and arr.shape[0] != n:
+        raise ValueError(f"{name} must hold one label per point ({n}), got {arr.shape[0]}")
+    if arr.dtype.kind == "f" and np.any(arr != np.round(arr)):
+        like_arr = None if like is None else np.asarray(like)
+        if not (
+            like_arr is not None
+            and like_arr.dtype.kind == "f"
+            and set(np.unique(arr).tolist()) <= set(np.unique(like_arr).tolist())
+        ):
+            raise ValueError(
+                f"{name} must hold predicted class labels, got non-integer numbers such "
+                f"as {_describe(arr[arr != np.round(arr)][:3].tolist())} "
+                "(probabilities or scores?)"
+            )
+    if like is not None:
+        like_arr = np.asarray(like)
+        num = {"i", "u", "f", "b"}
+        if (arr.dtype.kind in num) != (like_arr.dtype.kind in num) and arr.size and like_arr.size:
+            raise ArgumentTypeError(
+                f"{name} must hold labels of the same kind as the true labels "
+                f"(numbers vs strings), got dtype {arr.dtype} against {like_arr.dtype}"
+            )
+    return arr
+
+
+def check_index_array(
+    value: Any,
+    name: str,
+    n_samples: int | None = None,
+    *,
+    allow_empty: bool = False,
+    unique: bool = True,
+) -> np.ndarray:
+    """An index array: 1-d, integer dtype (no float, bool or string), ``>= 0``,
+    ``< n_samples`` if given, non-empty unless ``allow_empty``, no repeat if ``unique``.
+
+    Examples
+    --------
+    >>> check_index_array([0, 2], "train", 3).tolist()
+    [0, 2]
+    >>> check_index_array([0.5], "train", 3)
+    Traceback (most recent call last):
+    ...
+    cvbook.validation.ArgumentTypeError: train must hold integer indices, got dtype float64
+    """
+    if _is_string(value):
+        raise ArgumentTypeError(f"{name} must hold integer indices, got a string")
+    arr = check_not_complex(value, name)
+    if arr.dtype == object and arr.size:
+        converted = np.array(arr.tolist(), dtype=object)
+        if all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in arr.ravel()):
+            converted = np.array(arr.tolist(), dtype=np.int64)
+        arr = converted
+    if arr.size == 0 and arr.dtype.kind not in "iu":
+        arr = arr.astype(np.int64)  # [] is float64 for numpy
+    if arr.dtype.kind not in "iu":
+        raise ArgumentTypeError(f"{name} must hold integer indices, got dtype {arr.dtype}")
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be a 1-d array of indices, got shape {arr.shape}")
+    if arr.size == 0 and not allow_empty:
+        raise ValueError(f"{name} must hold at least one index, got none")
+    if arr.size and arr.min() < 0:
+        raise ValueError(f"{name} must hold indices >= 0 (no wrap-around), got {int(arr.min())}")
+    if n_samples is not None and arr.size and arr.max() >= n_samples:
+        raise ValueError(
+            f"{name} holds index {int(arr.max())}, out of range for {n_samples} samples "
+            f"(indices run from 0 to {n_samples - 1})"
+        )
+    if unique and np.unique(arr).size != arr.size:
+        raise ValueError(f"{name} must not repeat an index")
+    return arr.astype(np.int64)
+
+
+def check_finite_values(
+    value: Any, name: str, *, ndim: int | None = None, min_size: int = 1
+) -> np.ndarray:
+    """A finite float array (:func:`check_finite`) with ``ndim`` dimensions and at
+    least ``min_size`` entries; a ``(n, 1)`` column is flattened with a warning
+    when ``ndim=1``.
+
+    Examples
+    --------
+    >>> check_finite_values([0.1, 0.2], "split_means", ndim=1, min_size=2).tolist()
+    [0.1, 0.2]
+    >>> check_finite_values([0.1, float("nan")], "split_means", ndim=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: split_means must be finite: it holds NaN or infinite values
+    """
+    if ndim == 1:
+        arr = check_not_complex(value, name)
+        if arr.ndim == 2 and arr.shape[1] == 1:
+            from sklearn.exceptions import DataConversionWarning
+
+            warnings.warn(
+                f"{name} is a column vector of shape {arr.shape}; it was flattened to "
+                f"shape ({arr.shape[0]},). Pass a 1-d array.",
+                DataConversionWarning,
+                stacklevel=3,
+            )
+            value = arr.ravel()
+    arr = check_finite(value, name)
+    if ndim is not None and arr.ndim != ndim:
+        raise ValueError(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
+    if arr.size < min_size:
+        raise ValueError(f"{name} must hold at least {min_size} value(s), got {arr.size}")
+    return arr
+
+
+def check_n_jobs(n_jobs: Any, name: str = "n_jobs") -> int | None:
+    """``None`` or a non-zero integer, as joblib takes it (``-1``: every core).
+
+    Examples
+    --------
+    >>> check_n_jobs(-1)
+    -1
+    >>> check_n_jobs(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: n_jobs must be None or a non-zero integer (-1 for every core), got 0
+    """
+    if n_jobs is None:
+        return None
+    n_jobs = check_int(n_jobs, name)
+    if n_jobs == 0:
+        what = "a non-zero integer" if name.startswith("--") else "None or a non-zero integer"
+        raise ValueError(f"{name} must be {what} (-1 for every core), got 0")
+    return n_jobs
+
+
+def check_train_test_splits(
+    splits: Any, n_samples: int, name: str = "splits", *, min_train: int = 1
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """User-given ``(train, test)`` index pairs: integer dtype, in ``[0, n_samples)``,
+    no repeat, the test part non-empty, the training part at least ``min_train``
+    points, and the two parts disjoint (a point scored by a model that saw it
+    gives an optimistic loss).
+
+    Examples
+    --------
+    >>> check_train_test_splits([([0, 1], [2])], 3)[0][1].tolist()
+    [2]
+    >>> check_train_test_splits([([0, 1], [1])], 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: splits[0]: train and test parts must be disjoint, both hold [1]
+    """
+    if (
+        _is_string(splits)
+        or hasattr(splits, "split")
+        or not isinstance(splits, Iterable)
+        or (isinstance(splits, np.ndarray) and splits.dtype != object and splits.ndim != 3)
+    ):
+        raise ArgumentTypeError(
+            f"{name} must be a sequence of (train, test) pairs of index arrays, "
+            f"got {_describe(splits)}"
+        )
+    out = []
+    for i, pair in enumerate(splits):
+        try:
+            train, test = pair
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"{name}[{i}] must be a (train, test) pair of index arrays, got {_describe(pair)}"
+            ) from None
+        train = check_index_array(train, f"{name}[{i}] train", n_samples, allow_empty=True)
+        test = check_index_array(test, f"{name}[{i}] test", n_samples)
+        if train.size < min_train:
+            raise ValueError(
+                f"{name}[{i}] train must hold at least {min_train} index(es), got {train.size}"
+            )
+        common = np.intersect1d(train, test)
+        if common.size:
+            raise ValueError(
+                f"{name}[{i}]: train and test parts must be disjoint, both hold "
+                f"{common[:5].tolist()}"
+            )
+        out.append((train, test))
+    if not out:
+        raise ValueError(f"{name} must hold at least one (train, test) pair, got none")
+    return out
+
+
+def check_halvings(splits: Any, n_samples: int, name: str = "splits") -> list:
+    """Five halvings ``(half_1, half_2)`` of ``range(n_samples)`` for a 5x2cv test.
+
+    Each half: integer indices in range, non-empty, no repeat; the two halves
+    disjoint and together covering every point (each learner is trained on one
+    half and tested on the other, then the other way round).
+
+    Examples
+    --------
+    >>> h = [([0, 1], [2, 3])] * 5
+    >>> len(check_halvings(h, 4))
+    5
+    >>> check_halvings([([0], [2, 3])] * 5, 4)
+    Traceback (most recent call last):
+    ...
+    ValueError: splits[0] must cover the 4 points: index 1 is in neither half
+    """
+    pairs = check_train_test_splits(splits, n_samples, name)
+    if len(pairs) != 5:
+        raise ValueError(f"{name} must hold 5 halvings for a 5x2cv test, got {len(pairs)}")
+    for i, (h1, h2) in enumerate(pairs):
+        if h1.size == 0:
+            raise ValueError(f"{name}[{i}] has an empty first half")
+        missing = np.setdiff1d(np.arange(n_samples), np.concatenate([h1, h2]))
+        if missing.size:
+            raise ValueError(
+                f"{name}[{i}] must cover the {n_samples} points: index {int(missing[0])} is "
+                "in neither half"
+            )
+    return pairs
+
+
+def check_output_path(value: Any, name: str, *, folder: bool) -> Any:
+    """A path results can be written to: not empty, no regular file among its parents,
+    and not a folder where a file is wanted (or a file where a folder is wanted).
+
+    Returns a :class:`pathlib.Path`; nothing is created.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> with tempfile.NamedTemporaryFile() as f:
+    ...     check_output_path(os.path.join(f.name, "run"), "--out", folder=False)
+    Traceback (most recent call last):
+    ...
+    ValueError: --out must be below a folder, but ... is a regular file
+    """
+    from pathlib import Path
+
+    if not isinstance(value, (str, os.PathLike)) or not str(value):
+        raise ArgumentTypeError(f"{name} must be a non-empty path, got {_describe(value)}")
+    path = Path(value)
+    if path.exists():
+        if folder and not path.is_dir():
+            raise ValueError(f"{name} must be a folder, but {path} is a file")
+        if not folder and path.is_dir():
+            raise ValueError(f"{name} must be a file path, but {path} is a folder")
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise ValueError(f"{name} must be below a folder, but {parent} is a regular file")
+            break
+    return path
+
+
+def check_input_folder(value: Any, name: str) -> Any:
+    """An existing folder to read from (``None`` passes as ``None``).
+
+    Examples
+    --------
+    >>> check_input_folder("/no/such/folder", "--data-home")
+    Traceback (most recent call last):
+    ...
+    ValueError: --data-home must be an existing folder, got /no/such/folder (no such folder)
+    """
+    from pathlib import Path
+
+    if value is None:
+        return None
+    if not isinstance(value, (str, os.PathLike)) or not str(value):
+        raise ArgumentTypeError(f"{name} must be a non-empty path, got {_describe(value)}")
+    path = Path(value)
+    if not path.exists():
+        raise ValueError(f"{name} must be an existing folder, got {path} (no such folder)")
+    if not path.is_dir():
+        raise ValueError(f"{name} must be an existing folder, got {path} (a file)")
+    return path
+
+
+def name_options(message: str, options: dict[str, str]) -> str:
+    """``message`` with each parameter name (a whole word) replaced by its command-line
+    option, so that a driver's error names what the user typed.
+
+    Examples
+    --------
+    >>> name_options("random_state must be >= 0, got -1", {"random_state": "--seed"})
+    '--seed must be >= 0, got -1'
+    """
+    import re
+
+    for param, option in options.items():
+        message = re.sub(rf"(?<![\w-]){re.escape(param)}(?![\w-])", option, message)
+    return message
+
+
+def check_estimator_arg(estimator: Any, name: str = "estimator") -> Any:
+    """``estimator`` itself if ``sklearn.base.clone`` copies it and it has ``fit`` and
+    ``predict``; otherwise a named error (not scikit-learn's "Cannot clone object").
+
+    Examples
+    --------
+    >>> from sklearn.dummy import DummyClassifier
+    >>> check_estimator_arg(DummyClassifier()).__class__.__name__
+    'DummyClassifier'
+    >>> check_estimator_arg("lda", "estimator_a")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cvbook.validation.ArgumentTypeError: estimator_a must be a scikit-learn estimator ...
+    """
+    from sklearn.base import clone
+
+    ok = callable(getattr(estimator, "fit", None)) and callable(getattr(estimator, "predict", None))
+    if ok:
+        try:
+            clone(estimator)
+        except (TypeError, RuntimeError, AttributeError, ValueError):
+            ok = False
+    if not ok:
+        raise ArgumentTypeError(
+            f"{name} must be a scikit-learn estimator with fit and predict that "
+            f"sklearn.base.clone can copy, got {_describe(estimator)}"
+        )
+    return estimator

@@ -312,7 +312,7 @@ def test_one_class_training_part_is_refused():
     # training part holds negatives only.
     X = np.arange(12, dtype=float)[:, None]
     y = np.r_[np.ones(2), -np.ones(10)].astype(int)
-    with pytest.raises(ValueError, match=r"k_values: with k = 3.*one class"):
+    with pytest.raises(ValueError, match=r"k_values: no k in \[3\] can be run: k = 3.*one class"):
         CompleteKCV(
             param_grid={"C": [1.0], "gamma": [1.0]}, k_values=[3], n_splits=30, random_state=0
         ).fit(X, y)
@@ -499,7 +499,7 @@ def test_fit_precomputed_refuses_a_bad_fit_index(bad):
     from cvbook.ckcv import fit_precomputed
 
     X, y = make_data(40)
-    with pytest.raises(ValueError, match="fit_index must hold at least 2 strictly increasing"):
+    with pytest.raises(ValueError, match="fit_index"):
         fit_precomputed(rbf_kernel(X), y, fit_index=bad)
 
 

@@ -140,9 +140,9 @@ def test_nested_cv_formula_by_hand():
     assert nested_cv_from_losses([0.0], [1.0], inner, outer, 4, 2)[3] == 1.0
     assert nested_cv_from_losses([9.0], [0.0], inner, outer, 4, 2)[3] == pytest.approx(math.sqrt(2))
     # K = 5: the bias factor is 1 + (3/5)^1.5
-    est5 = nested_cv_from_losses([0.1], [0.0], inner, outer, 4, 5)[0]
+    est5 = nested_cv_from_losses([0.1], [0.0], inner, outer, 5, 5)[0]  # n >= K
     assert est5 == pytest.approx(0.5 - (0.5 - 0.75) * (1 + 0.6**1.5))
-    assert nested_cv_from_losses([0.1], [0.0], inner, outer, 4, 5, bias_correction=False)[
+    assert nested_cv_from_losses([0.1], [0.0], inner, outer, 5, 5, bias_correction=False)[
         0
     ] == pytest.approx(0.5)
 

@@ -163,3 +163,134 @@ def test_bias_variance_part_truths_flag():
         )
     with pytest.raises(ValueError, match="ks"):
         kfold_bias_variance(LinearDiscriminantAnalysis(), TwoGaussians(), m=20, ks="25")
+
+
+# --- chapter 3, section 5: the benchmark, the paired variance ranking, the naive SE -------
+from cvbook.studies.bias_variance import (  # noqa: E402
+    BiasVariance,
+    binomial_ceiling,
+    correlation_difference,
+    naive_se_ratio,
+    regression_slope,
+    sd_ratio_interval,
+)
+
+
+def test_test_size_adds_a_test_set_and_changes_nothing_else():
+    kwargs = dict(m=30, ks=[2, 5], n_repeats=6, random_state=3, n_test=2000)
+    plain = kfold_bias_variance(LinearDiscriminantAnalysis(), TwoGaussians(), **kwargs)
+    more = kfold_bias_variance(LinearDiscriminantAnalysis(), TwoGaussians(), test_size=30, **kwargs)
+    assert plain.test_estimates is None
+    np.testing.assert_array_equal(plain.estimates, more.estimates)
+    np.testing.assert_array_equal(plain.truths, more.truths)
+    assert more.test_estimates.shape == (6,)
+    assert np.all(np.isin(np.round(more.test_estimates * 30), np.arange(31)))
+
+
+def test_test_set_is_unbiased_for_the_truth():
+    # E[T | f_S] = L(f_S): the mean of T - L over data sets is within 4 SE of 0
+    bv = kfold_bias_variance(
+        LinearDiscriminantAnalysis(),
+        TwoGaussians(),
+        m=30,
+        ks=[2],
+        n_repeats=60,
+        random_state=0,
+        n_test=5000,
+        test_size=200,
+    )
+    d = bv.test_estimates - bv.truths
+    assert abs(d.mean()) < 4 * d.std(ddof=1) / np.sqrt(d.size)
+
+
+@pytest.mark.parametrize("bad", [0, -3, 2.5, "m"])
+def test_test_size_refused_by_name(bad):
+    with pytest.raises((ValueError, TypeError), match="test_size"):
+        kfold_bias_variance(
+            LinearDiscriminantAnalysis(), TwoGaussians(), m=20, ks=[2], n_repeats=2, test_size=bad
+        )
+
+
+def test_pooled_naive_standard_error_is_the_root_of_the_mean_variance():
+    stds = np.array([[0.1, 0.2], [0.3, 0.4]])
+    bv = BiasVariance(
+        ks=np.array([2, 4]), estimates=np.zeros((2, 2)), truths=np.zeros(2), fold_stds=stds
+    )
+    np.testing.assert_allclose(
+        bv.pooled_naive_standard_error, np.sqrt([(0.01 + 0.09) / 2 / 2, (0.04 + 0.16) / 2 / 4])
+    )
+    assert np.all(bv.pooled_naive_standard_error >= bv.naive_standard_error)  # Jensen
+
+
+def test_regression_slope_agrees_with_numpy():
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=50)
+    y = 0.7 * x + rng.normal(size=50)
+    slope, se = regression_slope(x, y)
+    assert slope == pytest.approx(np.polyfit(x, y, 1)[0])
+    resid = y - np.polyval(np.polyfit(x, y, 1), x)
+    assert se == pytest.approx(np.sqrt(resid @ resid / 48 / ((x - x.mean()) @ (x - x.mean()))))
+    with pytest.raises(ValueError, match="x must vary"):
+        regression_slope(np.ones(5), np.arange(5.0))
+    with pytest.raises(ValueError, match="same length"):
+        regression_slope(np.arange(5.0), np.arange(4.0))
+
+
+def test_correlation_difference_sign_and_its_se():
+    rng = np.random.default_rng(2)
+    c = rng.normal(size=400)
+    close, far = c + 0.5 * rng.normal(size=400), c + 3 * rng.normal(size=400)
+    p = correlation_difference(close, far, c, n_boot=300)
+    r = np.corrcoef(close, c)[0, 1] - np.corrcoef(far, c)[0, 1]
+    assert p.mean == pytest.approx(r) and p.z > 4 and p.n == 400
+    same = correlation_difference(far, far, c, n_boot=50)
+    assert same.mean == 0 and same.se == 0
+    with pytest.raises(ValueError, match="n_boot"):
+        correlation_difference(close, far, c, n_boot=1)
+
+
+def test_binomial_ceiling_matches_a_simulated_test_set():
+    rng = np.random.default_rng(3)
+    truths = rng.uniform(0.1, 0.3, size=20_000)
+    tests = rng.binomial(40, truths) / 40
+    assert binomial_ceiling(truths, 40) == pytest.approx(np.corrcoef(tests, truths)[0, 1], abs=0.02)
+    with pytest.raises(ValueError, match="truths"):
+        binomial_ceiling([0.5, 1.5], 10)
+
+
+def test_sd_ratio_interval_covers_and_agrees_with_pitman_morgan():
+    from cvbook.stats import paired_variance_test
+
+    rng = np.random.default_rng(4)
+    covered = 0
+    for _ in range(200):
+        y = rng.normal(size=60)
+        x = 1.2 * y + 0.6 * rng.normal(size=60)  # sd ratio sqrt(1.44 + 0.36)
+        ratio, lo, hi, t = sd_ratio_interval(x, y)
+        covered += lo <= np.sqrt(1.8) <= hi
+    assert 0.9 <= covered / 200 <= 0.99
+    var_ratio, t_pm = paired_variance_test(x, y)
+    assert ratio == pytest.approx(np.sqrt(var_ratio)) and t == pytest.approx(t_pm)
+    # the interval excludes 1 exactly when |t| exceeds the t quantile
+    from scipy import stats
+
+    assert (lo > 1) == (t > stats.t.ppf(0.975, 58))
+
+
+def test_naive_se_ratio_and_its_checks():
+    bv = kfold_bias_variance(
+        LinearDiscriminantAnalysis(),
+        TwoGaussians(),
+        m=30,
+        ks=[2, 5],
+        n_repeats=20,
+        random_state=0,
+        n_test=2000,
+    )
+    ratio, z = naive_se_ratio(bv, 1, n_boot=100)
+    assert ratio == pytest.approx(np.sqrt(bv.variance[1]) / bv.pooled_naive_standard_error[1])
+    assert np.isfinite(z)
+    with pytest.raises(ValueError, match="j"):
+        naive_se_ratio(bv, 2)
+    with pytest.raises(TypeError, match="bv"):
+        naive_se_ratio("bv", 0)

@@ -19,6 +19,7 @@ from cvbook.kfold import (
 from cvbook.studies.selection import (
     KernelRidgeClassifier,
     candidate_grid,
+    choice_costs,
     grid_nested_kfold,
     selection_study,
     selection_summary,
@@ -212,3 +213,61 @@ def test_selection_study_null_truth_and_n_jobs():
     assert np.all((real.truths > 0) & (real.truths < 0.5))
     with pytest.raises(ValueError, match="null"):
         selection_study(null="no", **kw)
+
+
+# ---- issue 25 item 7: what the hold-out choice costs at m ----
+
+
+def test_choice_costs_decomposes_the_regret():
+    trials = [
+        {
+            "n_val": 10,
+            "val_errors": np.array([1, 2, 3]),
+            "risk_validated": np.array([0.30, 0.20, 0.40]),
+            "risk_retrained": np.array([0.25, 0.19, 0.18]),
+        },
+        {
+            "n_val": 10,
+            "val_errors": np.array([2, 2, 5]),
+            "risk_validated": np.array([0.20, 0.25, 0.30]),
+            "risk_retrained": np.array([0.15, 0.20, 0.25]),
+        },
+    ]
+    c = choice_costs(trials)
+    assert c["pick"].tolist() == [0, 0] and c["best_train"].tolist() == [1, 0]
+    assert c["best_full"].tolist() == [2, 0]
+    assert np.allclose(c["regret"], [0.07, 0.0]) and np.allclose(c["size_shift"], [0.01, 0.0])
+    assert np.allclose(c["regret"], c["size_shift"] + c["noise"])
+    sub = choice_costs(trials, subset=[1, 2])  # among the last two only
+    assert sub["pick"].tolist() == [1, 1] and np.allclose(sub["regret"], [0.01, 0.0])
+
+
+def test_choice_costs_on_real_trials_is_nonnegative():
+    from sklearn.svm import SVC
+
+    from cvbook.datasets import TwoGaussians
+
+    trials = [
+        selection_trial(s, TwoGaussians(), [SVC(C=0.1), SVC(C=10.0)], m=40, n_mc=500)
+        for s in range(3)
+    ]
+    c = choice_costs(trials)
+    assert np.all(c["regret"] >= 0) and np.all(c["size_shift"] >= 0)
+    assert np.allclose(c["regret"], c["size_shift"] + c["noise"])
+
+
+@pytest.mark.parametrize("subset", [[], [3], [0.5], [-1]])
+def test_choice_costs_refuses_a_bad_subset(subset):
+    trial = {
+        "n_val": 10,
+        "val_errors": np.array([1, 2, 3]),
+        "risk_validated": np.array([0.3, 0.2, 0.4]),
+        "risk_retrained": np.array([0.2, 0.2, 0.2]),
+    }
+    with pytest.raises(ValueError, match="subset"):
+        choice_costs([trial], subset=subset)
+
+
+def test_choice_costs_refuses_no_trials():
+    with pytest.raises(ValueError, match="trials"):
+        choice_costs([])

@@ -19,10 +19,12 @@ from cvbook.runs.table1 import enrich_runs, run_sweep
 from cvbook.studies import table1
 from cvbook.studies.table1 import (
     Table1Grid,
+    binomial_floor,
     bound_at_level,
     compare_with_paper,
     data_fields,
     fit_and_score,
+    min_sd_of_integers,
     paired_by_dataset,
     read_paper_table,
     refit_selected,
@@ -289,10 +291,116 @@ def test_committed_records_hold_the_fields_the_chapter_reads():
     runs = driver.load_runs(ROOT / "results" / "table1")
     assert len(runs) == 130
     for r in runs:
-        for key in ("n_test", *driver._ADDED):
+        for key in ("n_test", *driver._ADDED, *table1.TIE_KEYS):
             assert key in r, (r["dataset"], r["realisation"], key)
         g = Table1Grid.from_dict(r["grid"])
         for label in ("", "_k5", "_k10"):
             f = r[f"gamma_factor{label}"]
             assert min(abs(f - c) / c for c in g.gamma_factors) < 1e-9
             assert bound_at_level(r, label, g.delta) == pytest.approx(r[f"L_EE{label}"], abs=1e-12)
+            assert r[f"L_EE_tied{label}"][0] == r[f"L_EE{label}"]  # the selected row first
+            assert r[f"n_tied{label}"] == len(r[f"L_EE_tied{label}"]) >= 1
+
+
+def test_min_sd_of_integers_is_the_smallest_over_every_set():
+    from itertools import combinations_with_replacement
+
+    for n in (1, 2, 4, 5):
+        best: dict[int, float] = {}
+        for values in combinations_with_replacement(range(3, 9), n):
+            s = sum(values)
+            best[s] = min(best.get(s, np.inf), float(np.std(values)))
+        for s, sd in best.items():
+            assert min_sd_of_integers(s / n, n) == pytest.approx(sd, abs=1e-12), (n, s)
+    with pytest.raises(ValueError, match="at least lower = 3"):
+        min_sd_of_integers(2.9, 10)
+    with pytest.raises(ValueError, match="must be an integer"):
+        min_sd_of_integers(3.15, 10)
+    with pytest.raises(ValueError, match="n"):
+        min_sd_of_integers(3.0, 0)
+
+
+def test_binomial_floor_is_the_hypergeometric_sd_of_a_test_set_from_a_pool():
+    from scipy.stats import hypergeom
+
+    for N, K, n in ((2201, 500, 2051), (277, 70, 77), (7400, 120, 7000)):
+        sd = np.sqrt(hypergeom(N, K, n).var()) / n
+        assert binomial_floor(K / N, n, n_pool=N) == pytest.approx(sd, rel=1e-12)
+    assert binomial_floor(0.2, 100) == pytest.approx(0.04)
+    assert binomial_floor(0.2, 100, n_pool=100) == 0.0  # the whole pool: no spread
+    for kwargs, match in (
+        (dict(p=1.5, n_test=10), "p must"),
+        (dict(p=0.1, n_test=0), "n_test must"),
+        (dict(p=0.1, n_test=10, n_pool=5), "n_pool must"),
+        (dict(p=0.1, n_test=10.0), "n_test must"),
+    ):
+        with pytest.raises(ValueError, match=match):
+            binomial_floor(**kwargs)
+
+
+def test_grid_edges_count_every_edge_once_per_run():
+    runs = [
+        {"dataset": "a", "C": 0.1, "gamma_factor": 0.01 * (1 + 1e-12), "k_star": 10},
+        {"dataset": "a", "C": 10.0, "gamma_factor": 1.0, "k_star": 3},
+        {"dataset": "b", "C": 1000.0, "gamma_factor": 10.0, "k_star": 5},
+    ]
+    e = table1.grid_edges(runs, table1.TABLE1_GRID)
+    assert e["a"] == {
+        "n": 2,
+        "gamma_low": 1,
+        "gamma_high": 0,
+        "C_low": 1,
+        "C_high": 0,
+        "k_high": 1,
+        "any": 1,
+    }
+    assert e["b"]["any"] == 1 and e["b"]["C_high"] == 1 and e["b"]["gamma_high"] == 1
+
+
+def test_z_wide_puts_our_sd_where_the_papers_is_smaller():
+    runs = [{"dataset": "x", "L_EE": v} for v in (0.10, 0.12, 0.14)]  # sd 2 (percent)
+    row = compare_with_paper(runs, {"x": {"L_EE_mean": 10.0, "L_EE_std": 0.5}}, ["L_EE"])["x"][
+        "L_EE"
+    ]
+    assert row["se"] == pytest.approx(np.sqrt((4 + 0.25) / 3))
+    assert row["se_wide"] == pytest.approx(np.sqrt(8 / 3)) and 0 < row["z_wide"] < row["z"]
+    row = compare_with_paper(runs, {"x": {"L_EE_mean": 10.0, "L_EE_std": 3.0}}, ["L_EE"])["x"][
+        "L_EE"
+    ]
+    assert row["se_wide"] == row["se"]  # the paper's sd larger: kept
+
+
+def test_tie_fields_count_ties_and_refit_each_tied_row():
+    X, y = table1.GENERATED["twonorm"](dim=2).sample(120, random_state=4)
+    dup = Table1Grid(C_values=(1.0, 1.0), gamma_factors=(1.0,), k_values=(3, 5, 10), n_splits=3)
+    rec = fit_and_score(X[:90], y[:90], X[90:], y[90:], dup, random_state=2)
+    for label in ("", "_k5", "_k10"):  # the duplicated C ties with itself, and refits alike
+        assert rec[f"n_tied{label}"] >= 2
+        assert rec[f"L_EE_tied{label}"] == [rec[f"L_EE{label}"]] * rec[f"n_tied{label}"]
+    one = fit_and_score(X[:90], y[:90], X[90:], y[90:], SMALL, random_state=2)
+    assert set(table1.TIE_KEYS) <= set(one)
+    for label in ("", "_k5", "_k10"):
+        assert one[f"n_tied{label}"] == len(one[f"L_EE_tied{label}"]) >= 1
+        assert one[f"L_EE_tied{label}"][0] == one[f"L_EE{label}"]
+
+
+def test_enrich_adds_the_ties_by_a_verified_full_refit(tmp_path, monkeypatch):
+    X, y = table1.GENERATED["twonorm"]().sample(150, random_state=9)
+    full = fit_and_score(X[:100], y[:100], X[100:], y[100:], SMALL, random_state=6)
+    old = {key: v for key, v in full.items() if key not in table1.TIE_KEYS}
+    old.update(dataset="heart", realisation=1, grid=SMALL.to_dict(), commit="abc")
+    (tmp_path / "runs").mkdir()
+    path = tmp_path / "runs" / "heart_r01.json"
+    path.write_text(json.dumps(old))
+    monkeypatch.setattr(
+        driver, "load_raetsch", lambda *a, **k: (X[:100], y[:100], X[100:], y[100:])
+    )
+    assert enrich_runs(tmp_path, progress=False) == 1
+    rec = json.loads(path.read_text())
+    assert {key: rec[key] for key in old} == old
+    assert {key: rec[key] for key in table1.TIE_KEYS} == {key: full[key] for key in table1.TIE_KEYS}
+    assert enrich_runs(tmp_path, progress=False) == 0
+    path.write_text(json.dumps({**old, "test_err_k10": old["test_err_k10"] + 1e-3}))
+    with pytest.raises(ValueError, match="the refit gives test_err_k10"):
+        enrich_runs(tmp_path, progress=False)
+    assert "n_tied" not in json.loads(path.read_text())  # nothing written

@@ -364,28 +364,92 @@ def _read_mat(path: str, name: str, _stamp: tuple) -> dict[str, np.ndarray]:
     train = np.atleast_2d(np.asarray(record["train"]))
     test = np.atleast_2d(np.asarray(record["test"]))
     for label, idx in (("train", train), ("test", test)):
-        if np.any(idx != np.round(idx)) or idx.min() < 1 or idx.max() > len(x):
+        if (
+            idx.size == 0
+            or not np.all(np.isfinite(idx))
+            or np.any(idx != np.round(idx))
+            or idx.min() < 1
+            or idx.max() > len(x)
+        ):
             raise ValueError(
                 f"{name}.{label} in {path} must hold 1-based indices into the {len(x)} patterns"
             )
-    return {"x": x, "t": t, "train": train.astype(np.int64) - 1, "test": test.astype(np.int64) - 1}
+    raw = {"x": x, "t": t, "train": train.astype(np.int64) - 1, "test": test.astype(np.int64) - 1}
+    return _check_layout(raw, path, name)
+
+
+def _check_layout(data: dict, path: str, where: str) -> dict[str, np.ndarray]:
+    """The arrays of one benchmark, checked: finite 2-d ``x``, one label ``t`` per row,
+    and ``train``/``test`` integer index matrices (one row per realisation) in
+    ``[0, len(x))`` and non-empty. Repeated indices are kept: Rätsch's own splits of
+    breast_cancer, image and titanic hold some."""
+    x, t = data["x"], np.asarray(data["t"]).ravel()
+    if x.ndim != 2 or x.shape[0] == 0 or x.shape[1] == 0:
+        raise ValueError(f"{where}: x in {path} must be a 2-d array of patterns, got {x.shape}")
+    if not np.all(np.isfinite(x)):
+        raise ValueError(f"{where}: x in {path} must be finite: it holds NaN or infinite values")
+    if t.shape[0] != x.shape[0]:
+        raise ValueError(
+            f"{where}: t in {path} must hold one label per pattern: {t.shape[0]} labels "
+            f"for {x.shape[0]} patterns"
+        )
+    n = x.shape[0]
+    out = {"x": x, "t": t}
+    for label in ("train", "test"):
+        idx = np.asarray(data[label])
+        if idx.ndim == 1:
+            idx = idx[None, :]
+        if idx.dtype.kind == "f" and np.all(np.isfinite(idx)) and np.all(idx == np.round(idx)):
+            idx = idx.astype(np.int64)
+        if idx.dtype.kind not in "iu" or idx.ndim != 2:
+            raise ValueError(
+                f"{where}: {label} in {path} must be a 2-d array of integer indices "
+                f"(one row per realisation), got dtype {idx.dtype} and shape {idx.shape}"
+            )
+        if idx.shape[0] == 0 or idx.shape[1] == 0:
+            raise ValueError(f"{where}: {label} in {path} is empty (shape {idx.shape})")
+        if idx.min() < 0 or idx.max() >= n:
+            raise ValueError(
+                f"{where}: {label} in {path} must hold indices in [0, {n}) (0-based, no "
+                f"wrap-around), got values from {int(idx.min())} to {int(idx.max())}"
+            )
+        out[label] = idx.astype(np.int64)
+    if out["train"].shape[0] != out["test"].shape[0]:
+        raise ValueError(
+            f"{where}: train and test in {path} must hold as many realisations, got "
+            f"{out['train'].shape[0]} and {out['test'].shape[0]}"
+        )
+    return out
 
 
 @functools.lru_cache(maxsize=16)
 def _read_npz(path: str, _stamp: tuple) -> dict[str, np.ndarray]:
-    with np.load(path, allow_pickle=False) as data:
-        missing = {"x", "t", "train", "test"} - set(data.files)
-        if missing:
-            raise ValueError(
-                f"{path} lacks the array(s) {sorted(missing)}; "
-                "expected x, t, train, test (0-based indices)"
-            )
-        return {
-            "x": np.asarray(data["x"], dtype=float),
-            "t": np.asarray(data["t"]).ravel(),
-            "train": np.asarray(data["train"], dtype=np.int64),
-            "test": np.asarray(data["test"], dtype=np.int64),
-        }
+    import zipfile
+
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if not hasattr(data, "files"):
+                raise ValueError("it holds one array, not the arrays x, t, train, test")
+            missing = {"x", "t", "train", "test"} - set(data.files)
+            if missing:
+                raise ValueError(
+                    f"{path} lacks the array(s) {sorted(missing)}; "
+                    "expected x, t, train, test (0-based indices)"
+                )
+            raw = {key: np.asarray(data[key]) for key in ("x", "t", "train", "test")}
+    except (OSError, EOFError, zipfile.BadZipFile, ValueError) as err:
+        if "lacks the array" in str(err):
+            raise
+        why = "not a zip archive of .npy arrays" if "pickle" in str(err) else str(err)
+        raise ValueError(
+            f"cannot read {path} as a .npz file holding x, t, train, test "
+            f"(is it truncated or not an .npz file?): {why}"
+        ) from None
+    try:
+        raw["x"] = raw["x"].astype(float)
+    except (TypeError, ValueError):
+        raise ValueError(f"x in {path} must hold numbers, got dtype {raw['x'].dtype}") from None
+    return _check_layout(raw, path, Path(path).stem)
 
 
 def _stamp(path: Path) -> tuple:

@@ -132,6 +132,38 @@ class TwoGaussians:
         return self.linear_rule_risk(*self.bayes_rule)
 
 
+def _check_zero_one_pair(model: Any, y: np.ndarray, predicted: np.ndarray) -> None:
+    """The 0-1 risk needs class labels on both sides, from the same label set.
+
+    A regression target, continuous predictions (a regressor), or a classifier
+    whose classes are not the distribution's (``{0, 1}`` against ``{-1, +1}``)
+    would count errors that are not errors: refused by name.
+    """
+    from sklearn.utils.multiclass import type_of_target
+
+    kind = type_of_target(y)
+    if kind not in ("binary", "multiclass"):
+        raise ValueError(
+            f"distribution must draw class labels for a 0-1 risk, got a {kind} target "
+            "(a regression distribution has no 0-1 risk; use its squared-error risk)"
+        )
+    if predicted.dtype.kind == "f" and np.any(predicted != np.round(predicted)):
+        raise ValueError(
+            "model must be a classifier: model.predict(X) returned continuous values "
+            "(a regressor has no 0-1 risk)"
+        )
+    classes = getattr(model, "classes_", None)
+    labels = set(np.unique(y).tolist())
+    if classes is not None:
+        extra = set(np.asarray(classes).tolist()) - labels
+        if extra:
+            raise ValueError(
+                f"model's classes {np.asarray(classes).tolist()} are not the distribution's "
+                f"labels {sorted(labels)}: the model was trained on other labels "
+                f"({sorted(extra)} never occur)"
+            )
+
+
 def monte_carlo_risk(
     model, distribution, n: int = 200_000, random_state=None, batch_size: int = 50_000
 ) -> float:
@@ -184,6 +216,8 @@ def monte_carlo_risk(
                 f"model.predict(X) must return one label per point: got shape "
                 f"{predicted.shape} for {np.shape(y)[0]} points"
             )
+        if done == 0:
+            _check_zero_one_pair(model, check_1d_labels(y, "distribution's y"), predicted)
         errors += int(np.sum(predicted != y))
         done += size
     return errors / n
@@ -256,6 +290,17 @@ def true_risk(
     if sample is not None:
         X, y = sample
         y = check_1d_labels(y, "sample y")
+        if not callable(getattr(model, "predict", None)):
+            raise TypeError(
+                f"model must be a fitted classifier with a predict method, got "
+                f"{type(model).__name__}"
+            )
+        if len(X) != len(y):
+            raise ValueError(
+                f"sample must be a pair (X, y) of the same length, got {len(X)} and {len(y)}"
+            )
+        first = check_1d_labels(model.predict(X[:batch_size]), "model.predict(X)")
+        _check_zero_one_pair(model, y, first)
         errors = sum(
             int(
                 np.sum(

@@ -34,7 +34,15 @@ import numpy as np
 from ..provenance import atomic_write, atomic_write_text, git_commit, git_dirty, package_versions
 from ..simulation import saved_repetitions
 from ..studies.coverage import DISTRIBUTIONS, LEARNERS, default_learner, run_coverage, summarize
-from ..validation import ArgumentTypeError
+from ..validation import (
+    ArgumentTypeError,
+    check_float,
+    check_int,
+    check_n_jobs,
+    check_output_path,
+    check_random_state,
+    name_options,
+)
 
 __all__ = ["load_results", "main", "read_records", "save_results", "write_records"]
 
@@ -246,7 +254,8 @@ def save_results(
     summary = summarize(records)  # checks the columns a coverage run has
     write_records(path, records)
     payload = {"provenance": dict(provenance), "summary": summary}
-    atomic_write_text(path.with_suffix(".json"), json.dumps(payload, indent=1) + "\n")
+    # <path>.json, the exact path plus ".json" (not with_suffix: run.a and run.b differ)
+    atomic_write_text(path.parent / f"{path.name}.json", json.dumps(payload, indent=1) + "\n")
 
 
 def load_results(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
@@ -261,7 +270,7 @@ def load_results(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[s
     """
     path = _check_out(path)
     records = read_records(path)
-    payload = json.loads(path.with_suffix(".json").read_text())
+    payload = json.loads((path.parent / f"{path.name}.json").read_text())
     return records, payload["provenance"]
 
 
@@ -279,7 +288,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m cvbook.runs.coverage",
         description="Coverage and tightness of risk estimates on a known distribution.",
     )
-    parser.add_argument("--out", required=True, help="output path, without extension")
+    parser.add_argument(
+        "--out",
+        required=True,
+        help="output path: OUT.records.csv.gz and OUT.json are written (OUT kept as given)",
+    )
     parser.add_argument("--distribution", default="twogaussians", choices=DISTRIBUTIONS)
     parser.add_argument("--learner", default="default", choices=LEARNERS)
     parser.add_argument("--n", type=int, nargs="+", default=[200])
@@ -300,6 +313,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         "results are written",
     )
     args = parser.parse_args(argv)
+    options = {
+        "n_values": "--n",
+        "k_values": "--k",
+        "delta_values": "--delta",
+        "n_repeats": "--n-repeats",
+        "n_splits": "--n-splits",
+        "n_fresh": "--n-fresh",
+        "random_state": "--seed",
+        "n_jobs": "--n-jobs",
+        "checkpoint": "--checkpoint",
+    }
+    try:  # every option checked by the name the user typed, before any work
+        check_output_path(args.out, "--out", folder=False)
+        if args.checkpoint is not None:
+            check_output_path(args.checkpoint, "--checkpoint", folder=True)
+        check_output_path(f"{args.out}.parts", "--out (its OUT.parts folder)", folder=True)
+        for v in args.n:
+            check_int(v, "--n", minimum=2)
+        for v in args.k:
+            check_int(v, "--k", minimum=3)
+        for v in args.delta:
+            check_float(v, "--delta", 0.0, 1.0, exclusive=True)
+        check_int(args.n_repeats, "--n-repeats", minimum=1)
+        check_int(args.n_splits, "--n-splits", minimum=1)
+        check_int(args.n_fresh, "--n-fresh", minimum=1000)
+        check_random_state(args.seed, "--seed")
+        check_n_jobs(args.n_jobs, "--n-jobs")
+    except ValueError as err:
+        parser.error(str(err))
     checkpoint = Path(args.checkpoint or f"{args.out}.parts")
     resumed = len(saved_repetitions(checkpoint))
     commit, dirty = git_commit(), git_dirty()  # the code that runs: read before the run
@@ -322,8 +364,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             progress=not args.no_progress,
             checkpoint=checkpoint,
         )
-    except ValueError as err:  # a bad value: one line naming the option
-        parser.error(str(err))
+    except (ValueError, OSError) as err:  # a bad value: one line naming the option
+        parser.error(name_options(str(err), options))
     provenance = {
         "command": "python -m cvbook.runs.coverage "
         + " ".join(sys.argv[1:] if argv is None else list(argv)),
@@ -346,7 +388,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     save_results(args.out, records, provenance)
     shutil.rmtree(checkpoint)  # the results are on disk: the partial ones are not needed
     print(
-        f"wrote {_records_path(Path(args.out))} and .json in {provenance['wall_time_s']} s",
+        f"wrote {_records_path(Path(args.out))} and {args.out}.json in "
+        f"{provenance['wall_time_s']} s",
         file=sys.stderr,
     )
     return 0

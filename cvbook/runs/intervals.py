@@ -38,6 +38,14 @@ from ..studies.intervals import (
     summarize_comparisons,
     summarize_intervals,
 )
+from ..validation import (
+    check_float,
+    check_int,
+    check_n_jobs,
+    check_output_path,
+    check_random_state,
+    name_options,
+)
 
 __all__ = [
     "LONG_RUN",
@@ -170,8 +178,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--n-jobs", type=int, default=1)
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
-    if not args.scale > 0:
-        parser.error(f"--scale must be > 0, got {args.scale}")
+    options = {
+        "n_fresh": "--n-fresh",
+        "random_state": "--seed",
+        "n_jobs": "--n-jobs",
+        "n_repeats": "--scale",
+    }
+    try:  # every option checked by the name the user typed, before any work
+        check_output_path(args.out, "--out", folder=True)
+        check_float(args.scale, "--scale", minimum=0.0, exclusive=True)
+        check_random_state(args.seed, "--seed")
+        # the parts use the seeds --seed to --seed + 100 + (number of cases)
+        check_int(args.seed, "--seed", maximum=2**32 - 1 - 200)
+        check_int(args.n_fresh, "--n-fresh", minimum=1)
+        check_n_jobs(args.n_jobs, "--n-jobs")
+    except ValueError as err:
+        parser.error(str(err))
     out = Path(args.out)
     plan = json.loads(json.dumps(LONG_RUN))
     if args.designs is not None:
@@ -190,43 +212,46 @@ def main(argv: Sequence[str] | None = None) -> int:
     # the main design, then the comparisons, then the other designs (cheapest first): a run
     # cut short and resumed at a smaller --scale keeps what matters most
     order = [*designs[:1], "comparison/null", "comparison/difference", *designs[1:]]
-    for part in order:
-        kind, what = part.split("/")
-        name = f"{kind}_{what}"
-        ck = parts_dir / name
-        resumed[name] = len(saved_repetitions(ck))
-        t0 = time.time()
-        with threadpool_limits(1):  # one BLAS thread per worker: no oversubscription
-            if kind == "comparison":
-                block = plan["comparison"]
-                comps.append(
-                    run_comparisons(
-                        what,
-                        block["n_values"],
-                        block["n_repeats"],
-                        random_state=args.seed + 100 + list(CASES).index(what),
-                        n_jobs=args.n_jobs,
-                        progress=not args.no_progress,
-                        checkpoint=ck,
+    try:
+        for part in order:
+            kind, what = part.split("/")
+            name = f"{kind}_{what}"
+            ck = parts_dir / name
+            resumed[name] = len(saved_repetitions(ck))
+            t0 = time.time()
+            with threadpool_limits(1):  # one BLAS thread per worker: no oversubscription
+                if kind == "comparison":
+                    block = plan["comparison"]
+                    comps.append(
+                        run_comparisons(
+                            what,
+                            block["n_values"],
+                            block["n_repeats"],
+                            random_state=args.seed + 100 + list(CASES).index(what),
+                            n_jobs=args.n_jobs,
+                            progress=not args.no_progress,
+                            checkpoint=ck,
+                        )
                     )
-                )
-            else:
-                block = plan["coverage"][part]
-                seed = args.seed + list(LONG_RUN["coverage"]).index(part)
-                pieces.append(
-                    run_intervals(
-                        kind,
-                        what,
-                        block["n_values"],
-                        block["n_repeats"],
-                        n_fresh=args.n_fresh,
-                        random_state=seed,
-                        n_jobs=args.n_jobs,
-                        progress=not args.no_progress,
-                        checkpoint=ck,
+                else:
+                    block = plan["coverage"][part]
+                    seed = args.seed + list(LONG_RUN["coverage"]).index(part)
+                    pieces.append(
+                        run_intervals(
+                            kind,
+                            what,
+                            block["n_values"],
+                            block["n_repeats"],
+                            n_fresh=args.n_fresh,
+                            random_state=seed,
+                            n_jobs=args.n_jobs,
+                            progress=not args.no_progress,
+                            checkpoint=ck,
+                        )
                     )
-                )
-        timings[name] = round(time.time() - t0, 1)
+            timings[name] = round(time.time() - t0, 1)
+    except (ValueError, OSError) as err:  # one line naming the option, exit 2
+        parser.error(name_options(str(err), options))
     coverage, comparison = _concat(pieces), _concat(comps)
     provenance = {
         "command": "python -m cvbook.runs.intervals "

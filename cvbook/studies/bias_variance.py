@@ -14,14 +14,23 @@ from ..datasets.synthetic import monte_carlo_risk
 from ..holdout import clone_estimator
 from ..kfold import check_n_splits, kfold_risks, make_kfold
 from ..simulation import repeat
+from ..stats import Paired, paired_variance_test
 from ..validation import (
     check_bool,
+    check_finite_1d,
+    check_float,
     check_int,
+    check_random_state,
 )
 
 __all__ = [
     "BiasVariance",
+    "binomial_ceiling",
+    "correlation_difference",
     "kfold_bias_variance",
+    "naive_se_ratio",
+    "regression_slope",
+    "sd_ratio_interval",
 ]
 
 
@@ -43,6 +52,11 @@ class BiasVariance:
     part_truths : ndarray of shape (n_repeats, n_k) or None
         With ``part_truths=True``: true risk of the model trained on the training part
         of the first fold (``m - m_1`` points, about ``m (1 - 1/K)``), on each data set.
+    test_estimates : ndarray of shape (n_repeats,) or None
+        With ``test_size``: the error of the model trained on all ``m`` points on a fresh
+        test set of ``test_size`` points, on each data set. It estimates ``L(f_S)`` without
+        bias, so it is the ideal estimate of ``L(f_S)`` at that size, a benchmark for the
+        K-fold estimate.
     """
 
     ks: np.ndarray
@@ -50,6 +64,7 @@ class BiasVariance:
     truths: np.ndarray
     fold_stds: np.ndarray
     part_truths: np.ndarray | None = None
+    test_estimates: np.ndarray | None = None
 
     @property
     def expected_risk(self) -> float:
@@ -96,6 +111,16 @@ class BiasVariance:
         """
         return (self.fold_stds / np.sqrt(self.ks)[None, :]).mean(axis=0)
 
+    @property
+    def pooled_naive_standard_error(self) -> np.ndarray:
+        """``sqrt(mean fold variance / K)`` over data sets, for each ``K``.
+
+        The naive standard error with the fold variances averaged before the square
+        root: a fold standard deviation from ``K`` values is biased low (Jensen), its
+        variance is not, so this is the fairer form of :attr:`naive_standard_error`.
+        """
+        return np.sqrt((self.fold_stds**2).mean(axis=0) / self.ks)
+
 
 def _seeded(estimator: Any, rng: np.random.Generator) -> Any:
     model = clone(estimator)
@@ -113,9 +138,12 @@ def _bias_variance_one(
     n_test: int,
     stratify: bool,
     part_truths: bool = False,
+    test_size: int | None = None,
 ) -> tuple:
     """One data set: the K-fold estimate (and fold std) for every K, the true risk on all m,
-    and (with ``part_truths``) the true risk of the model trained on fold 1's training part."""
+    (with ``part_truths``) the true risk of the model trained on fold 1's training part, and
+    (with ``test_size``) the error of the full model on a fresh test set, drawn last so that
+    the other numbers do not depend on it."""
     X, y = distribution.sample(m, random_state=int(rng.integers(2**31 - 1)))
     model = _seeded(estimator, rng)
     fold_seeds = [int(rng.integers(2**31 - 1)) for _ in ks]
@@ -123,24 +151,32 @@ def _bias_variance_one(
         kfold_risks(model, X, y, n_splits=k, stratify=stratify, random_state=s)
         for k, s in zip(ks, fold_seeds, strict=True)
     ]
+    full = clone(model).fit(X, y)
     truth = monte_carlo_risk(
-        clone(model).fit(X, y), distribution, n=n_test, random_state=int(rng.integers(2**31 - 1))
+        full, distribution, n=n_test, random_state=int(rng.integers(2**31 - 1))
     )
     out = (np.array([f.mean for f in folds]), np.array([f.std for f in folds]), truth)
-    if not part_truths:
+    if not part_truths and test_size is None:
         return out
-    parts = []
-    for k, s in zip(ks, fold_seeds, strict=True):
-        train, _ = next(make_kfold(k, y=y, stratify=stratify, random_state=s).split(X, y))
-        parts.append(
-            monte_carlo_risk(
-                clone(model).fit(X[train], y[train]),
-                distribution,
-                n=n_test,
-                random_state=int(rng.integers(2**31 - 1)),
+    parts = None
+    if part_truths:
+        parts = []
+        for k, s in zip(ks, fold_seeds, strict=True):
+            train, _ = next(make_kfold(k, y=y, stratify=stratify, random_state=s).split(X, y))
+            parts.append(
+                monte_carlo_risk(
+                    clone(model).fit(X[train], y[train]),
+                    distribution,
+                    n=n_test,
+                    random_state=int(rng.integers(2**31 - 1)),
+                )
             )
-        )
-    return (*out, np.array(parts))
+        parts = np.array(parts)
+    test = None
+    if test_size is not None:
+        X_test, y_test = distribution.sample(test_size, random_state=int(rng.integers(2**31 - 1)))
+        test = float(np.mean(full.predict(X_test) != y_test))
+    return (*out, parts) if test_size is None else (*out, parts, test)
 
 
 def kfold_bias_variance(
@@ -155,6 +191,7 @@ def kfold_bias_variance(
     stratify: bool = False,
     progress: bool = False,
     part_truths: bool = False,
+    test_size: int | None = None,
 ) -> BiasVariance:
     """Bias and variance of the K-fold estimate, over ``n_repeats`` fresh data sets.
 
@@ -191,6 +228,10 @@ def kfold_bias_variance(
         Also measure the true risk of the model trained on the first fold's training part
         (``m - m_1`` points) for every ``K``: its mean over data sets estimates the expected
         risk at that size, which is what the K-fold estimate aims at.
+    test_size : int or None, default=None
+        Also measure the error of the model trained on all ``m`` points on a fresh test
+        set of this many points (``m``: a test set as large as the sample), the ideal
+        estimate of ``L(f_S)`` at that size (:attr:`BiasVariance.test_estimates`).
 
     Returns
     -------
@@ -215,6 +256,8 @@ def kfold_bias_variance(
     n_test = check_int(n_test, "n_test", minimum=1)
     stratify = check_bool(stratify, "stratify")
     part_truths = check_bool(part_truths, "part_truths")
+    if test_size is not None:
+        test_size = check_int(test_size, "test_size", minimum=1)
     out = repeat(
         _bias_variance_one,
         n_repeats,
@@ -229,6 +272,7 @@ def kfold_bias_variance(
         n_test=n_test,
         stratify=stratify,
         part_truths=part_truths,
+        test_size=test_size,
     )
     return BiasVariance(
         ks=np.asarray(ks),
@@ -236,4 +280,185 @@ def kfold_bias_variance(
         truths=np.array([o[2] for o in out]),
         fold_stds=np.array([o[1] for o in out]),
         part_truths=np.array([o[3] for o in out]) if part_truths else None,
+        test_estimates=np.array([o[4] for o in out]) if test_size is not None else None,
     )
+
+
+def _paired_1d(x: Any, y: Any, minimum: int, names: tuple[str, str] = ("x", "y")):
+    x, y = check_finite_1d(x, names[0]), check_finite_1d(y, names[1])
+    if x.shape != y.shape:
+        raise ValueError(
+            f"{names[0]} and {names[1]} must be paired (the same length), got {x.size} and {y.size}"
+        )
+    if x.size < minimum:
+        raise ValueError(
+            f"{names[0]} and {names[1]} must hold at least {minimum} pairs, got {x.size}"
+        )
+    return x, y
+
+
+# --- chapter 3, section 5: what the estimate tracks, and how its spread compares -----------
+
+
+def regression_slope(x: Any, y: Any) -> tuple[float, float]:
+    """Least-squares slope of ``y`` on ``x`` with its standard error.
+
+    Regressing an estimate on the true risk ``L(f_S)`` over data sets: an estimate that
+    tracks ``L(f_S)`` one for one (a fresh test set, ``E[T | f_S] = L(f_S)``) has slope 1.
+
+    Returns
+    -------
+    (slope, se) : tuple of float
+
+    Examples
+    --------
+    >>> x = np.arange(10.0)
+    >>> slope, se = regression_slope(x, 2 * x + np.sin(x))
+    >>> round(slope, 2), se < 0.1
+    (2.01, True)
+    """
+    from scipy import stats
+
+    x, y = _paired_1d(x, y, minimum=3)
+    if np.ptp(x) == 0:
+        raise ValueError("x must vary (a slope needs a spread of x)")
+    fit = stats.linregress(x, y)
+    return float(fit.slope), float(fit.stderr)
+
+
+def correlation_difference(
+    a: Any, b: Any, c: Any, n_boot: int = 2000, random_state: Any = 0
+) -> Paired:
+    """``corr(a, c) - corr(b, c)`` over paired rows, with a bootstrap standard error.
+
+    The rows (data sets) are resampled with replacement, which keeps the dependence of
+    the two correlations, which share ``c``.
+
+    Returns
+    -------
+    Paired
+        ``mean`` is the difference of the two correlations, ``se`` its bootstrap standard
+        error, ``n`` the number of rows.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> c = rng.normal(size=300)
+    >>> p = correlation_difference(c + rng.normal(size=300), c + 3 * rng.normal(size=300), c)
+    >>> p.z > 4
+    True
+    """
+    a, c = _paired_1d(a, c, minimum=4, names=("a", "c"))
+    b, _ = _paired_1d(b, c, minimum=4, names=("b", "c"))
+    n_boot = check_int(n_boot, "n_boot", minimum=2)
+    rng = check_random_state(random_state, "random_state")
+
+    def diff(i: np.ndarray) -> float:
+        return float(np.corrcoef(a[i], c[i])[0, 1] - np.corrcoef(b[i], c[i])[0, 1])
+
+    full = diff(np.arange(a.size))
+    boot = np.array([diff(rng.integers(0, a.size, a.size)) for _ in range(n_boot)])
+    boot = boot[np.isfinite(boot)]
+    return Paired(mean=full, se=float(boot.std(ddof=1)), n=int(a.size))
+
+
+def binomial_ceiling(truths: Any, n_points: int) -> float:
+    """Correlation with ``L(f_S)`` of an ideal estimate from ``n_points`` fresh points.
+
+    A test set of ``n`` points counts ``Bin(n, L(f_S))`` errors: its error is ``L(f_S)``
+    plus a noise of variance ``L(1 - L) / n`` uncorrelated with ``L``. Its correlation
+    with ``L(f_S)`` over data sets is therefore
+    ``sd(L) / sqrt(var(L) + E[L (1 - L)] / n)``, the ceiling for any estimate that rests
+    on ``n`` points.
+
+    Examples
+    --------
+    >>> round(binomial_ceiling([0.1, 0.12, 0.14, 0.16], 40), 2)
+    0.44
+    """
+    truths = check_finite_1d(truths, "truths")
+    n_points = check_int(n_points, "n_points", minimum=1)
+    if truths.size < 2 or np.any((truths < 0) | (truths > 1)):
+        raise ValueError("truths must hold at least 2 risks in [0, 1]")
+    var = truths.var(ddof=1)
+    noise = float(np.mean(truths * (1 - truths))) / n_points
+    return float(np.sqrt(var / (var + noise))) if var + noise > 0 else 0.0
+
+
+def sd_ratio_interval(x: Any, y: Any, level: float = 0.95) -> tuple[float, float, float, float]:
+    """``sd(x) / sd(y)`` over paired rows, with the Pitman--Morgan interval and ``t``.
+
+    The interval inverts Pitman and Morgan's test (equality of two variances measured on
+    the same rows): with ``F = var(x) / var(y)``, ``r = corr(x, y)`` and ``c`` the
+    ``t`` quantile with ``R - 2`` degrees of freedom,
+    ``k = 1 + 2 (1 - r^2) c^2 / (R - 2)`` and the variance ratio lies in
+    ``F (k -+ sqrt(k^2 - 1))``; the square roots give the interval of the ratio of
+    standard deviations.
+
+    Returns
+    -------
+    (ratio, low, high, t) : tuple of float
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.normal(size=400)
+    >>> ratio, lo, hi, t = sd_ratio_interval(1.3 * y + 0.5 * rng.normal(size=400), y)
+    >>> lo < ratio < hi, t > 4
+    (True, True)
+    """
+    from scipy import stats
+
+    x, y = _paired_1d(x, y, minimum=4)
+    level = check_float(level, "level", minimum=0, maximum=1, exclusive=True)
+    var_ratio, t = paired_variance_test(x, y)
+    r = float(np.corrcoef(x, y)[0, 1])
+    c = stats.t.ppf(0.5 + level / 2, x.size - 2)
+    k = 1 + 2 * (1 - r * r) * c * c / (x.size - 2)
+    root = np.sqrt(k * k - 1)
+    return (
+        float(np.sqrt(var_ratio)),
+        float(np.sqrt(var_ratio * (k - root))),
+        float(np.sqrt(var_ratio * (k + root))),
+        t,
+    )
+
+
+def naive_se_ratio(
+    bv: BiasVariance, j: int, n_boot: int = 2000, random_state: Any = 0
+) -> tuple[float, float]:
+    """How far the naive standard error under-states the spread of the estimate at ``ks[j]``.
+
+    The ratio is ``sd(estimate)`` over data sets to ``sqrt(mean fold variance / K)``
+    (:attr:`BiasVariance.pooled_naive_standard_error`), and ``z`` is ``log(ratio)`` over
+    its bootstrap standard error (data sets resampled with replacement).
+
+    Returns
+    -------
+    (ratio, z) : tuple of float
+
+    Examples
+    --------
+    >>> from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+    >>> from cvbook.datasets import TwoGaussians
+    >>> bv = kfold_bias_variance(LinearDiscriminantAnalysis(), TwoGaussians(), m=30,
+    ...                          ks=[2, 5], n_repeats=20, random_state=0, n_test=2000)
+    >>> ratio, z = naive_se_ratio(bv, 1, n_boot=200)
+    >>> ratio > 0
+    True
+    """
+    if not isinstance(bv, BiasVariance):
+        raise TypeError(f"bv must be a BiasVariance, got {type(bv).__name__}")
+    j = check_int(j, "j", minimum=0, maximum=len(bv.ks) - 1)
+    n_boot = check_int(n_boot, "n_boot", minimum=2)
+    rng = check_random_state(random_state, "random_state")
+    est, var, k = bv.estimates[:, j], bv.fold_stds[:, j] ** 2, int(bv.ks[j])
+
+    def log_ratio(i: np.ndarray) -> float:
+        return float(np.log(est[i].std(ddof=1) / np.sqrt(var[i].mean() / k)))
+
+    full = log_ratio(np.arange(est.size))
+    boot = np.array([log_ratio(rng.integers(0, est.size, est.size)) for _ in range(n_boot)])
+    boot = boot[np.isfinite(boot)]
+    se = float(boot.std(ddof=1))
+    return float(np.exp(full)), full / se if se > 0 else 0.0

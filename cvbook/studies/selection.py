@@ -34,6 +34,7 @@ __all__ = [
     "KernelRidgeClassifier",
     "SelectionStudy",
     "candidate_grid",
+    "choice_costs",
     "grid_nested_kfold",
     "selection_study",
     "selection_summary",
@@ -674,3 +675,89 @@ def selection_study(
     )
     own, nested, truths, chosen = (np.array(c) for c in zip(*out, strict=True))
     return SelectionStudy(own=own, nested=nested, truths=truths, chosen=chosen)
+
+
+def choice_costs(
+    trials: Sequence[dict], subset: Sequence[int] | None = None
+) -> dict[str, np.ndarray]:
+    """What a hold-out choice costs at the full size ``m``, trial by trial.
+
+    From the outputs of :func:`selection_trial`, which hold for every candidate
+    the true risk of its model trained on ``S_train`` (``risk_validated``) and
+    retrained on all of ``S`` (``risk_retrained``). On each data set the
+    candidate *best at m* is the one whose retrained model has the smallest true
+    risk; the candidate *best at the training size* the one whose validated model
+    has; the hold-out picks the first with the fewest validation errors. Scored
+    at ``m`` (all retrained):
+
+    - ``regret``: the hold-out's pick minus the best at ``m``;
+    - ``size_shift``: the best at the training size minus the best at ``m`` --
+      the cost of choosing for models trained on fewer points, even with the
+      true risks known;
+    - ``noise``: the hold-out's pick minus the best at the training size -- the
+      cost of choosing on a finite validation part. ``regret = size_shift + noise``.
+
+    Parameters
+    ----------
+    trials : sequence of dict
+        Outputs of :func:`selection_trial`, all with the same candidates.
+    subset : sequence of int, optional
+        Positions of the candidates to choose among (default: all).
+
+    Returns
+    -------
+    dict of numpy.ndarray, one entry per trial
+        ``regret``, ``size_shift``, ``noise`` (floats), and ``pick``,
+        ``best_train``, ``best_full`` (candidate positions).
+
+    Examples
+    --------
+    >>> trial = {"n_val": 10, "val_errors": np.array([1, 2, 3]),
+    ...          "risk_validated": np.array([0.30, 0.20, 0.40]),
+    ...          "risk_retrained": np.array([0.25, 0.19, 0.18])}
+    >>> c = choice_costs([trial])
+    >>> [round(float(c[k][0]), 2) for k in ("regret", "size_shift", "noise")]
+    [0.07, 0.01, 0.06]
+    """
+    trials = list(trials)
+    if not trials:
+        raise ValueError("trials must hold at least one output of selection_trial, got none")
+    n_cand = len(trials[0]["val_errors"])
+    idx = np.arange(n_cand) if subset is None else np.asarray(subset)
+    if (
+        idx.ndim != 1
+        or idx.size == 0
+        or not np.issubdtype(idx.dtype, np.integer)
+        or idx.min() < 0
+        or idx.max() >= n_cand
+    ):
+        raise ValueError(
+            f"subset must be a non-empty list of candidate positions in [0, {n_cand}), "
+            f"got {subset!r}"
+        )
+    rows = []
+    for t in trials:
+        if len(t["val_errors"]) != n_cand:
+            raise ValueError("every trial must hold the same candidates")
+        val = np.asarray(t["val_errors"], dtype=float)
+        r_train = np.asarray(t["risk_validated"], dtype=float)
+        r_full = np.asarray(t["risk_retrained"], dtype=float)
+        pick = int(idx[np.argmin(val[idx])])
+        best_train = int(idx[np.argmin(r_train[idx])])
+        best_full = int(idx[np.argmin(r_full[idx])])
+        rows.append(
+            (
+                r_full[pick] - r_full[best_full],
+                r_full[best_train] - r_full[best_full],
+                r_full[pick] - r_full[best_train],
+                pick,
+                best_train,
+                best_full,
+            )
+        )
+    cols = np.array(rows, dtype=float).T
+    out = dict(zip(("regret", "size_shift", "noise"), cols[:3], strict=True))
+    out |= {
+        k: c.astype(int) for k, c in zip(("pick", "best_train", "best_full"), cols[3:], strict=True)
+    }
+    return out

@@ -7,21 +7,27 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from scipy import stats
 
-from ..bounds import clopper_pearson_upper
+from ..bounds import clopper_pearson_coverage, clopper_pearson_interval, clopper_pearson_upper
 from ..holdout import clone_estimator, stratified_indices
 from ..risk import count_errors, draw_sample, model_risk
 from ..validation import (
     check_1d_labels,
     check_distribution,
+    check_finite,
     check_int,
     check_integer_array,
     check_model,
     check_open_unit,
     check_random_state,
+    check_rng,
 )
 
 __all__ = [
+    "argmin_summary",
+    "binomial_range",
+    "coverage_table",
     "sample_test_errors",
     "single_split",
     "split_sizes_trial",
@@ -195,3 +201,174 @@ def single_split(
         "test_error": float(out["test_error"][0]),
         "upper_bound": float(out["upper_bound"][0]),
     }
+
+
+def binomial_range(m: int, risk: float, level: float = 0.9) -> dict[str, float]:
+    """Central range of a test error on ``m`` points, and the exact mass outside it.
+
+    The error count of a fixed classifier with risk ``risk`` on ``m`` fresh
+    points is Binomial(m, risk). Its ``(1 - level) / 2`` and ``(1 + level) / 2``
+    quantiles ``k_lo`` and ``k_hi`` are atoms of that law, so the closed range
+    ``[k_lo / m, k_hi / m]`` holds *more* than ``level`` of it; the mass outside,
+    ``P(k < k_lo) + P(k > k_hi)``, is computed exactly from the binomial law
+    rather than read as ``1 - level``.
+
+    Parameters
+    ----------
+    m : int
+        Test points, >= 1.
+    risk : float
+        True risk, in [0, 1].
+    level : float, default=0.9
+        Central probability the range is built for, in (0, 1).
+
+    Returns
+    -------
+    dict
+        ``k_lo``, ``k_hi`` (counts), ``lo``, ``hi`` (test errors) and ``outside``
+        (the exact probability of a test error outside ``[lo, hi]``).
+
+    Examples
+    --------
+    >>> r = binomial_range(20, 0.17068, level=0.9)
+    >>> r["lo"], r["hi"], round(r["outside"], 3)
+    (0.05, 0.3, 0.065)
+    """
+    m = check_int(m, "m", minimum=1)
+    risk = check_finite(risk, "risk")
+    if risk.ndim != 0 or not 0.0 <= float(risk) <= 1.0:
+        raise ValueError(f"risk must be one number in [0, 1], got {risk!r}")
+    risk = float(risk)
+    level = float(check_open_unit(level, "level", scalar=True))
+    k_lo, k_hi = (int(v) for v in stats.binom.ppf([(1 - level) / 2, (1 + level) / 2], m, risk))
+    outside = float(stats.binom.cdf(k_lo - 1, m, risk) + stats.binom.sf(k_hi, m, risk))
+    return {"k_lo": k_lo, "k_hi": k_hi, "lo": k_lo / m, "hi": k_hi / m, "outside": outside}
+
+
+def coverage_table(
+    counts: dict[int, Any], risk: float, delta: float = 0.05, ci_level: float = 0.95
+) -> dict[str, np.ndarray]:
+    """Simulated and exact coverage of the Clopper--Pearson bound and interval, per size.
+
+    For each test-set size ``m`` the simulated coverage is the share of test sets
+    whose one-sided bound (:func:`cvbook.bounds.clopper_pearson_upper`), or
+    two-sided interval (:func:`cvbook.bounds.clopper_pearson_interval`), contains
+    ``risk``; the exact coverage is the binomial sum
+    (:func:`cvbook.bounds.clopper_pearson_coverage`). Each simulated coverage is
+    a count of ``R`` test sets and gets its own Clopper--Pearson interval at
+    ``ci_level``; its ``z`` is measured against the exact value with the SE
+    ``sqrt(c (1 - c) / R)`` of the exact ``c``.
+
+    Parameters
+    ----------
+    counts : dict of int to array_like of int
+        Test-set size ``m`` to the error counts of ``R >= 2`` test sets of that size
+        (:func:`sample_test_errors`).
+    risk : float
+        True risk of the classifier, in [0, 1].
+    delta : float, default=0.05
+        Failure probability of the bound (``alpha`` of the interval), in (0, 1).
+    ci_level : float, default=0.95
+        Level of the intervals on the simulated coverages, in (0, 1).
+
+    Returns
+    -------
+    dict of numpy.ndarray, one entry per size (sorted)
+        ``m``, ``n_sets``; for ``side`` in ``one``, ``two``: ``sim_<side>``,
+        ``exact_<side>``, ``lo_<side>``, ``hi_<side>`` (interval of the simulated
+        coverage) and ``z_<side>``; ``gap`` (mean one-sided bound minus ``risk``).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> t = coverage_table({50: rng.binomial(50, 0.2, 400)}, 0.2)
+    >>> bool(t["exact_one"][0] >= 0.95), bool(t["lo_two"][0] <= t["sim_two"][0] <= t["hi_two"][0])
+    (True, True)
+    """
+    if not isinstance(counts, dict) or not counts:
+        raise ValueError("counts must be a non-empty dict of test-set size to error counts")
+    risk = check_finite(risk, "risk")
+    if risk.ndim != 0 or not 0.0 <= float(risk) <= 1.0:
+        raise ValueError(f"risk must be one number in [0, 1], got {risk!r}")
+    risk = float(risk)
+    delta = float(check_open_unit(delta, "delta", scalar=True))
+    ci_level = float(check_open_unit(ci_level, "ci_level", scalar=True))
+    rows = []
+    for m in sorted(counts):
+        m_ok = check_int(m, "a size of counts", minimum=1)
+        k = check_integer_array(counts[m], f"counts[{m}]", minimum=0, ndim=1)
+        if k.size < 2 or k.max() > m_ok:
+            raise ValueError(
+                f"counts[{m}] must hold the error counts (0 to {m_ok}) of at least 2 test sets"
+            )
+        r = k.size
+        up = clopper_pearson_upper(k, m_ok, delta=delta)
+        lo2, up2 = clopper_pearson_interval(k, m_ok, alpha=delta)
+        row = {"m": m_ok, "n_sets": r, "gap": float(np.mean(up - risk))}
+        for side, hit, two in (
+            ("one", up >= risk, False),
+            ("two", (lo2 <= risk) & (risk <= up2), True),
+        ):
+            exact = clopper_pearson_coverage(risk, m_ok, delta, two_sided=two)
+            n_hit = int(hit.sum())
+            ci_lo, ci_hi = clopper_pearson_interval(n_hit, r, alpha=1 - ci_level)
+            se = np.sqrt(exact * (1 - exact) / r)
+            row |= {
+                f"sim_{side}": n_hit / r,
+                f"exact_{side}": exact,
+                f"lo_{side}": float(ci_lo),
+                f"hi_{side}": float(ci_hi),
+                f"z_{side}": (n_hit / r - exact) / se if se > 0 else 0.0,
+            }
+        rows.append(row)
+    return {key: np.array([row[key] for row in rows]) for key in rows[0]}
+
+
+def argmin_summary(values: Any, n_boot: int = 2000, random_state: Any = None) -> dict[str, Any]:
+    """Where the mean of paired columns is smallest, and how sure that is.
+
+    ``values[r, j]`` is measured on repetition ``r`` (a data set) at setting ``j``
+    (a training size). The best setting is the column of the smallest mean; each
+    other column is compared with it *paired* over repetitions (mean difference,
+    its standard error and ``z``), and a bootstrap over repetitions gives the
+    share of resamples in which each column has the smallest mean.
+
+    Parameters
+    ----------
+    values : array_like of float, shape (R, J)
+        ``R >= 2`` repetitions, ``J >= 1`` settings, finite.
+    n_boot : int, default=2000
+        Bootstrap resamples, >= 1.
+    random_state : None, int, Generator, RandomState or SeedSequence
+
+    Returns
+    -------
+    dict
+        ``best`` (column index), ``diff``, ``se``, ``z`` (arrays of shape (J,):
+        column minus best, paired; 0, 0 and 0 at ``best``), and ``boot_share``
+        (shape (J,), sums to 1).
+
+    Examples
+    --------
+    >>> v = np.array([[3.0, 1.0, 2.0], [3.5, 1.2, 2.0], [2.9, 0.8, 2.5]])
+    >>> s = argmin_summary(v, n_boot=200, random_state=0)
+    >>> s["best"], s["boot_share"].tolist()
+    (1, [0.0, 1.0, 0.0])
+    """
+    arr = check_finite(values, "values")
+    if arr.ndim != 2 or arr.shape[0] < 2 or arr.shape[1] < 1:
+        raise ValueError(
+            f"values must have shape (R, J) with R >= 2 repetitions, got shape {arr.shape}"
+        )
+    n_boot = check_int(n_boot, "n_boot", minimum=1)
+    rng = check_rng(random_state)
+    r = arr.shape[0]
+    best = int(np.argmin(arr.mean(axis=0)))
+    d = arr - arr[:, [best]]
+    diff = d.mean(axis=0)
+    se = d.std(axis=0, ddof=1) / np.sqrt(r)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(se > 0, diff / np.where(se > 0, se, 1.0), 0.0)
+    picks = np.argmin(arr[rng.integers(0, r, size=(n_boot, r))].mean(axis=1), axis=1)
+    share = np.bincount(picks, minlength=arr.shape[1]) / n_boot
+    return {"best": best, "diff": diff, "se": se, "z": z, "boot_share": share}

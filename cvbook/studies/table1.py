@@ -13,7 +13,8 @@ test error of F*), k = 5 and k = 10 (the rows of ``cv_results_`` with that k).
 * :func:`summarise`: the table from the records (means and standard deviations).
 * :func:`read_paper_table`, :func:`compare_with_paper`, :func:`paired_by_dataset` and
   :func:`bound_at_level`: the comparisons of chapter 5b, each difference with its
-  standard error.
+  standard error; :func:`tie_fields` (the ties of a selection), :func:`grid_edges`,
+  :func:`min_sd_of_integers` and :func:`binomial_floor`: its checks.
 
 The long run over 13 data sets x 10 realisations -- its command line, its records on
 disk and its resume -- is :mod:`cvbook.runs.table1` (``python -m cvbook.runs.table1``;
@@ -35,27 +36,33 @@ from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.svm import SVC
 
 from ..bounds import clopper_pearson_upper
-from ..ckcv import CompleteKCV, ThreeWaySplit
+from ..ckcv import TIE_RTOL, CompleteKCV, ThreeWaySplit
 from ..datasets.raetsch import RAETSCH_NAMES, load_raetsch, raetsch_info
 from ..datasets.synthetic import Ringnorm, Twonorm
 from ..stats import paired_difference
-from ..validation import ArgumentTypeError, check_int
+from ..validation import ArgumentTypeError, check_float, check_int
 
 __all__ = [
+    "EDGES",
     "GENERATED",
     "TABLE1_COLUMNS",
     "TABLE1_GRID",
+    "TIE_KEYS",
     "Table1Grid",
+    "binomial_floor",
     "bound_at_level",
     "compare_with_paper",
     "data_fields",
     "fit_and_score",
+    "grid_edges",
+    "min_sd_of_integers",
     "paired_by_dataset",
     "read_paper_table",
     "refit_selected",
     "run_generated",
     "run_one",
     "summarise",
+    "tie_fields",
 ]
 
 #: The benchmarks the package can draw itself: Breiman's distributions behind Rätsch's
@@ -112,7 +119,18 @@ class Table1Grid:
         return [float(f * scale) for f in self.gamma_factors]
 
     def random_state(self, name: str, realisation: int) -> int:
-        """Seed of the fit on (``name``, ``realisation``): a function of the three only."""
+        """Seed of the fit on (``name``, ``realisation``): a function of the three only.
+
+        Examples
+        --------
+        >>> TABLE1_GRID.random_state("bananas", 1)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: name must be one of banana, breast_cancer, ..., waveform; got 'bananas'
+        """
+        if not isinstance(name, str) or name not in RAETSCH_NAMES:
+            raise ValueError(f"name must be one of {', '.join(RAETSCH_NAMES)}; got {name!r}")
+        realisation = check_int(realisation, "realisation", minimum=1)
         ss = np.random.SeedSequence([self.seed, RAETSCH_NAMES.index(name), realisation])
         return int(ss.generate_state(1)[0])
 
@@ -188,8 +206,8 @@ def fit_and_score(
         ``_k10``): the selected (C, gamma, k), its ``L_MS`` and ``L_EE``, the mean test
         error of its members (fractions, not percent), and ``gamma_factor``, ``n_ee``
         and ``ee_errors`` (the EE error count of every split, so that the bound can be
-        recomputed at any other delta). Also the sizes and class counts and the
-        fields of :func:`data_fields`.
+        recomputed at any other delta), and the ties of :func:`tie_fields`. Also the
+        sizes and class counts and the fields of :func:`data_fields`.
 
     Examples
     --------
@@ -230,6 +248,7 @@ def fit_and_score(
         record[f"ee_errors{label}"] = [
             int(res[f"split{i}_ee_errors"][row]) for i in range(grid.n_splits)
         ]
+    record.update(tie_fields(model, X, y, grid))
     record.update(data_fields(X, y, y_test, record, grid))
     return record
 
@@ -291,16 +310,87 @@ def refit_selected(
     for label, _ in _SELECTED:
         k = record[f"k{label}" if label else "k_star"]
         gamma, C = record[f"gamma{label}"], record[f"C{label}"]
-        K = rbf_kernel(X, gamma=gamma)
-        counts = []
-        for tr, ms, ee in ThreeWaySplit(
-            k=k, n_splits=grid.n_splits, random_state=record["random_state"]
-        ).split(X):
-            trms = np.sort(np.concatenate([tr, ms]))
-            svc = SVC(kernel="precomputed", C=C).fit(K[np.ix_(trms, trms)], y[trms])
-            counts.append(int(np.sum(svc.predict(K[np.ix_(ee, trms)]) != y[ee])))
         out[f"n_ee{label}"] = len(X) // k
-        out[f"ee_errors{label}"] = counts
+        out[f"ee_errors{label}"] = _ee_counts(X, y, C, gamma, k, grid, record["random_state"])
+    return out
+
+
+def _ee_counts(
+    X: np.ndarray, y: np.ndarray, C: float, gamma: float, k: int, grid: Table1Grid, seed: int
+) -> list[int]:
+    """EE error counts of (C, gamma, k) on each Monte Carlo split, refit on TR ∪ MS alone."""
+    K = rbf_kernel(X, gamma=gamma)
+    counts = []
+    for tr, ms, ee in ThreeWaySplit(k=k, n_splits=grid.n_splits, random_state=seed).split(X):
+        trms = np.sort(np.concatenate([tr, ms]))
+        svc = SVC(kernel="precomputed", C=C).fit(K[np.ix_(trms, trms)], y[trms])
+        counts.append(int(np.sum(svc.predict(K[np.ix_(ee, trms)]) != y[ee])))
+    return counts
+
+
+#: Keys of :func:`tie_fields`.
+TIE_KEYS = tuple(f"{key}{label}" for label, _ in _SELECTED for key in ("n_tied", "L_EE_tied"))
+
+
+def tie_fields(
+    model: CompleteKCV, X: np.ndarray, y: np.ndarray, grid: Table1Grid
+) -> dict[str, Any]:
+    """The ties of a fit's three selections, and the bound each tied row would give.
+
+    For k tuned, k = 5 and k = 10 (suffixes ``""``, ``_k5``, ``_k10``): ``n_tied`` is
+    the number of rows whose mean ``L_MS`` equals the smallest up to
+    :data:`cvbook.ckcv.TIE_RTOL` (the selection's own rule: the first of them wins), and
+    ``L_EE_tied`` the ``L_EE`` of each of them in row order, the selected row's first;
+    the others are refit on the same splits (as :func:`refit_selected` does).
+
+    Parameters
+    ----------
+    model : CompleteKCV
+        Fitted on ``(X, y)`` with ``grid``.
+    X, y : ndarray
+        Its training pool.
+    grid : Table1Grid
+        Its grid.
+
+    Returns
+    -------
+    dict
+        The keys :data:`TIE_KEYS`.
+
+    Examples
+    --------
+    >>> X, y = Twonorm(dim=2).sample(40, random_state=0)
+    >>> tiny = Table1Grid(C_values=(1.0, 1e3), gamma_factors=(1.0,), k_values=(5, 10),
+    ...                   n_splits=2)
+    >>> m = CompleteKCV(param_grid={"C": [1.0, 1e3], "gamma": tiny.gammas(X)},
+    ...                 k_values=[5, 10], n_splits=2, random_state=1).fit(X, y)
+    >>> t = tie_fields(m, X, y, tiny)
+    >>> t["n_tied"] == len(t["L_EE_tied"]) and t["L_EE_tied"][0] == m.bound_
+    True
+    """
+    grid = _check_grid(grid)
+    res = model.cv_results_
+    seed = model.random_state
+    out: dict[str, Any] = {}
+    for label, k in _SELECTED:
+        row = model.selected_index(k)
+        rows = np.arange(len(res["k"])) if k is None else np.flatnonzero(res["k"] == k)
+        low = float(res["mean_L_MS"][rows].min())
+        tied = rows[res["mean_L_MS"][rows] <= low + TIE_RTOL * max(abs(low), np.finfo(float).tiny)]
+        bounds = []
+        for t in tied:
+            if t == row:
+                bounds.append(float(res["mean_L_EE"][t]))
+                continue
+            kt = int(res["k"][t])
+            counts = _ee_counts(
+                X, y, res["params"][t]["C"], res["params"][t]["gamma"], kt, grid, seed
+            )
+            bounds.append(
+                float(np.mean(clopper_pearson_upper(np.array(counts), len(X) // kt, grid.delta)))
+            )
+        out[f"n_tied{label}"] = len(tied)
+        out[f"L_EE_tied{label}"] = bounds
     return out
 
 
@@ -487,22 +577,27 @@ def compare_with_paper(
 
     Ours: mean and sample standard deviation over the realisations (percent, k* as
     is). The standard error of the difference treats the paper's ± as a standard
-    deviation over as many realisations: ``se = sqrt(sd_ours**2 / n + sd_paper**2 / n)``
-    (the more charitable reading; if the ± were standard errors, ``se`` would be larger).
+    deviation over as many realisations: ``se = sqrt(sd_ours**2 / n + sd_paper**2 / n)``.
+    If the ± understate the paper's spread (chapter 5b shows that some cannot be
+    standard deviations over realisations), this ``se`` is too small and ``|z|``
+    overstates the difference; ``se_wide`` and ``z_wide`` put our standard deviation in
+    place of the paper's wherever ours is larger. Pairing pushes the other way: on
+    shared splits the two means are positively correlated, which neither ``se`` counts.
 
     Returns
     -------
     dict
         ``out[name][column]`` has ``ours``, ``sd``, ``paper``, ``paper_sd``, ``n``,
-        ``diff`` (ours - paper), ``se`` and ``z = diff / se``.
+        ``diff`` (ours - paper), ``se``, ``z = diff / se``, ``se_wide`` and
+        ``z_wide = diff / se_wide``.
 
     Examples
     --------
     >>> runs = [{"dataset": "x", "L_EE": v} for v in (0.10, 0.12, 0.14)]
     >>> row = compare_with_paper(runs, {"x": {"L_EE_mean": 10.0, "L_EE_std": 2.0}},
     ...                          ["L_EE"])["x"]["L_EE"]
-    >>> round(row["diff"], 6), round(row["z"], 3)
-    (2.0, 1.225)
+    >>> round(row["diff"], 6), round(row["z"], 3), round(row["z_wide"], 3)
+    (2.0, 1.225, 1.225)
     """
     out: dict[str, dict[str, dict]] = {}
     for name, rs in _by_dataset(runs).items():
@@ -513,6 +608,7 @@ def compare_with_paper(
             sd = float(v.std(ddof=1)) if n > 1 else float("nan")
             p_mean, p_sd = paper[name][f"{col}_mean"], paper[name][f"{col}_std"]
             se = float(np.sqrt(sd**2 / n + p_sd**2 / n))
+            se_wide = float(np.sqrt(sd**2 / n + max(sd, p_sd) ** 2 / n))
             diff = float(v.mean()) - p_mean
             out[name][col] = {
                 "ours": float(v.mean()),
@@ -523,6 +619,8 @@ def compare_with_paper(
                 "diff": diff,
                 "se": se,
                 "z": diff / se if se > 0 else float("nan"),
+                "se_wide": se_wide,
+                "z_wide": diff / se_wide if se_wide > 0 else float("nan"),
             }
     return out
 
@@ -572,3 +670,135 @@ def bound_at_level(run: dict[str, Any], label: str, delta: float) -> float:
             clopper_pearson_upper(np.asarray(run[f"ee_errors{label}"]), run[f"n_ee{label}"], delta)
         )
     )
+
+
+def min_sd_of_integers(mean: float, n: int, lower: int = 3) -> float:
+    """Smallest standard deviation that ``n`` integers ``>= lower`` with this mean can have.
+
+    The integers closest to each other -- ``r`` of them equal to ``q + 1`` and ``n - r``
+    equal to ``q``, where ``n * mean = n * q + r`` -- have the smallest spread; their
+    standard deviation (``ddof=0``, the smaller of the two conventions) is
+    ``sqrt(r * (n - r)) / n``. A reported mean ± sd of ``n`` integer values whose sd is
+    below this (allowing for its rounding) cannot be a standard deviation of those values.
+
+    Parameters
+    ----------
+    mean : float
+        The mean of the ``n`` integers; ``n * mean`` must be an integer (to 1e-6).
+    n : int
+        How many integers, ``n >= 1``.
+    lower : int, default=3
+        Smallest value an integer may take (Algorithm 1's ``k >= 3``).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> [round(min_sd_of_integers(m, 10), 3) for m in (3.1, 3.2, 3.3, 4.0)]
+    [0.3, 0.4, 0.458, 0.0]
+    >>> min_sd_of_integers(3.15, 10)
+    Traceback (most recent call last):
+    ...
+    ValueError: mean times n must be an integer (a sum of n integers); got 3.15 * 10 = 31.5
+    """
+    n = check_int(n, "n", minimum=1)
+    lower = check_int(lower, "lower")
+    mean = check_float(mean, "mean")
+    total = mean * n
+    if abs(total - round(total)) > 1e-6:
+        raise ValueError(
+            f"mean times n must be an integer (a sum of n integers); got {mean!r} * {n} = {total:g}"
+        )
+    if round(total) < lower * n:
+        raise ValueError(f"mean must be at least lower = {lower}, got {mean!r}")
+    r = round(total) % n
+    return float(np.sqrt(r * (n - r)) / n)
+
+
+def binomial_floor(p: Any, n_test: Any, n_pool: Any = None) -> np.ndarray:
+    """Standard deviation of a fixed classifier's error rate on a random test set.
+
+    ``sqrt(p (1 - p) / n_test)`` for a test set drawn with replacement (binomial); for
+    ``n_test`` points drawn without replacement from a pool of ``n_pool`` (Rätsch's
+    realisations split one pool), times the finite-population correction
+    ``sqrt((n_pool - n_test) / (n_pool - 1))`` (hypergeometric).
+
+    Parameters
+    ----------
+    p : float or array_like
+        Error rate of the classifier on the pool, in [0, 1].
+    n_test : int or array_like
+        Size of the test set, ``>= 1``.
+    n_pool : int or array_like, optional
+        Size of the pool, ``>= n_test`` and ``>= 2``; ``None``: binomial.
+
+    Returns
+    -------
+    ndarray
+
+    Examples
+    --------
+    >>> round(float(binomial_floor(0.228, 2051)), 4)
+    0.0093
+    >>> round(float(binomial_floor(0.228, 2051, n_pool=2201)), 4)
+    0.0024
+    """
+    p = np.asarray(p, dtype=float)
+    if not np.all((p >= 0) & (p <= 1)):
+        raise ValueError(f"p must lie in [0, 1], got {p!r}")
+    n_test = np.asarray(n_test)
+    if not np.issubdtype(n_test.dtype, np.integer) or np.any(n_test < 1):
+        raise ValueError(f"n_test must be integers >= 1, got {n_test!r}")
+    var = p * (1 - p) / n_test
+    if n_pool is not None:
+        n_pool = np.asarray(n_pool)
+        if (
+            not np.issubdtype(n_pool.dtype, np.integer)
+            or np.any(n_pool < n_test)
+            or np.any(n_pool < 2)
+        ):
+            raise ValueError(f"n_pool must be integers >= max(n_test, 2), got {n_pool!r}")
+        var = var * (n_pool - n_test) / (n_pool - 1)
+    return np.sqrt(var)
+
+
+EDGES = ("gamma_low", "gamma_high", "C_low", "C_high", "k_high")
+
+
+def grid_edges(runs: Sequence[dict[str, Any]], grid: Table1Grid) -> dict[str, dict[str, int]]:
+    """Per data set, how many runs chose a value on an edge of the grid.
+
+    The tuned (C, gamma, k): the smallest or largest gamma factor, the smallest or
+    largest C, and k* at the top of the grid's k range (its bottom, k = 3, is
+    Algorithm 1's own floor, not a limit of the grid). ``any`` counts runs on at least
+    one edge; ``n`` the runs.
+
+    Examples
+    --------
+    >>> runs = [{"dataset": "x", "C": 0.1, "gamma_factor": 1.0, "k_star": 3},
+    ...         {"dataset": "x", "C": 10.0, "gamma_factor": 10.0, "k_star": 10}]
+    >>> grid_edges(runs, TABLE1_GRID)["x"]
+    {'n': 2, 'gamma_low': 0, 'gamma_high': 1, 'C_low': 1, 'C_high': 0, 'k_high': 1, 'any': 2}
+    """
+    grid = _check_grid(grid)
+    fac = np.log(np.asarray(grid.gamma_factors, dtype=float))
+    out: dict[str, dict[str, int]] = {}
+    for name, rs in _by_dataset(runs).items():
+        row = dict.fromkeys(("n", *EDGES, "any"), 0)
+        for r in rs:
+            g = int(np.argmin(np.abs(fac - np.log(r["gamma_factor"]))))
+            on = {
+                "gamma_low": g == 0,
+                "gamma_high": g == len(fac) - 1,
+                "C_low": r["C"] == min(grid.C_values),
+                "C_high": r["C"] == max(grid.C_values),
+                "k_high": r["k_star"] == max(grid.k_values),
+            }
+            row["n"] += 1
+            for key, v in on.items():
+                row[key] += int(v)
+            row["any"] += int(any(on.values()))
+        out[name] = row
+    return out

@@ -1,0 +1,599 @@
+"""Chapter 8's experiments: grouped points, autocorrelated series, and leakage.
+
+Each trial draws one data set from a distribution whose true risk for the question
+asked is known in closed form or computed on fresh draws, runs the splitters or the
+procedures the chapter compares on that same data set, and returns their estimates
+beside the targets, so that the chapter can form paired differences. The studies
+repeat a trial through :func:`cvbook.simulation.repeat` (one generator per
+repetition, spawned from one seed: the results do not depend on ``n_jobs``).
+
+* :class:`GroupedGaussians` and :func:`groups_trial`: a random effect per group,
+  shared by the features and by the label noise with intra-group correlation ``icc``;
+  the targets are the risk on *new groups* and on *new points of the same groups*.
+* :class:`AR1Series` and :func:`time_trial`: AR(1) features and AR(1) noise with
+  autocorrelation ``phi``; the target is the risk on the (far) future.
+* :func:`esl_trial`: *The Elements of Statistical Learning*, section 7.10.2: 50 points,
+  5,000 predictors independent of the labels, the 100 most correlated kept, 1-NN.
+* :func:`preprocessing_trial` (an imputer and a scaler fitted on all the data) and
+  :func:`target_encoding_trial` (a target encoder fitted on all the data): leakage
+  through preprocessing, against the same procedures inside a ``Pipeline``.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy.special import ndtr
+from sklearn.base import clone
+from sklearn.feature_selection import SelectKBest, f_classif
+from sklearn.impute import SimpleImputer
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import (
+    GroupKFold,
+    GroupShuffleSplit,
+    KFold,
+    StratifiedGroupKFold,
+    StratifiedKFold,
+    TimeSeriesSplit,
+)
+from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler, TargetEncoder
+from threadpoolctl import threadpool_limits
+
+from ..book import int_seed
+from ..dependence import BlockedKFold
+from ..simulation import repeat
+from ..validation import check_float, check_int, check_rng
+
+__all__ = [
+    "GROUP_SPLITTERS",
+    "TIME_SPLITTERS",
+    "AR1Series",
+    "GroupedGaussians",
+    "cv_error",
+    "cv_mse",
+    "esl_study",
+    "esl_trial",
+    "groups_study",
+    "groups_trial",
+    "label_correlation",
+    "leakage_study",
+    "preprocessing_trial",
+    "target_encoding_trial",
+    "time_study",
+    "time_trial",
+]
+
+#: The splitters of the groups section, in the order the chapter shows them.
+GROUP_SPLITTERS = ("kfold", "stratified", "group", "stratified_group", "group_holdout")
+#: The splitters of the time section.
+TIME_SPLITTERS = ("shuffled", "blocked", "blocked_gap", "forward", "forward_gap")
+
+
+# --------------------------------------------------------------------------- groups
+
+
+@dataclass(frozen=True)
+class GroupedGaussians:
+    """Labels ``y = sign(slope * x_1 + noise)`` with a random effect per group.
+
+    Group ``g`` draws a centre ``u_g ~ N(0, I_d)`` and an effect ``b_g ~ N(0, 1)``;
+    its point ``j`` has features ``x = sqrt(icc) u_g + sqrt(1 - icc) w`` and noise
+    ``sqrt(icc) b_g + sqrt(1 - icc) e`` with ``w ~ N(0, I_d)``, ``e ~ N(0, 1)``. Every
+    feature and the noise have intra-group correlation ``icc``; marginally, a point is
+    ``x ~ N(0, I_d)`` with ``P(y = +1 | x) = Phi(slope * x_1)`` whatever ``icc``, so
+    ``icc = 0`` gives i.i.d. points (the control).
+
+    Examples
+    --------
+    >>> dist = GroupedGaussians(n_groups=4, group_size=3, icc=0.5)
+    >>> X, y, groups, centres, effects = dist.sample(np.random.default_rng(0))
+    >>> X.shape, sorted(set(y.tolist())), np.bincount(groups).tolist()
+    ((12, 5), [-1, 1], [3, 3, 3, 3])
+    """
+
+    n_groups: int = 20
+    group_size: int = 10
+    icc: float = 0.5
+    d: int = 5
+    slope: float = 1.5
+
+    def __post_init__(self) -> None:
+        check_int(self.n_groups, "n_groups", minimum=2)
+        check_int(self.group_size, "group_size", minimum=1)
+        check_float(self.icc, "icc", minimum=0, maximum=1, exclusive=False)
+        if self.icc >= 1:
+            raise ValueError(f"icc must be < 1 (a group of identical points), got {self.icc}")
+        check_int(self.d, "d", minimum=1)
+        check_float(self.slope, "slope")
+
+    def sample(self, rng: np.random.Generator):
+        """``X, y, groups, centres, effects``: one data set and its hidden group terms."""
+        a, c = np.sqrt(self.icc), np.sqrt(1.0 - self.icc)
+        groups = np.repeat(np.arange(self.n_groups), self.group_size)
+        centres = rng.standard_normal((self.n_groups, self.d))
+        effects = rng.standard_normal(self.n_groups)
+        X = a * centres[groups] + c * rng.standard_normal((groups.size, self.d))
+        noise = a * effects[groups] + c * rng.standard_normal(groups.size)
+        y = np.where(self.slope * X[:, 0] + noise > 0, 1, -1)
+        return X, y, groups, centres, effects
+
+    def risk_new_groups(
+        self, model: Any, rng: np.random.Generator, n_fresh: int
+    ) -> tuple[float, float]:
+        """Risk of ``model`` on a new group and its Monte Carlo SE.
+
+        The conditional risk given ``x`` is exact; it is averaged over ``n_fresh`` fresh ``x``.
+        """
+        X = rng.standard_normal((n_fresh, self.d))
+        p = ndtr(self.slope * X[:, 0])  # P(y = +1 | x) for a point of a new group
+        return _mean_se(np.where(model.predict(X) == 1, 1.0 - p, p))
+
+    def risk_same_groups(
+        self, model: Any, centres: np.ndarray, effects: np.ndarray, rng, n_fresh: int
+    ) -> tuple[float, float]:
+        """Risk of ``model`` on new points of the data set's own groups, and its Monte Carlo SE.
+
+        Each group weighs the same; the conditional risk given ``x`` and the group's
+        effect is exact, averaged over ``n_fresh // n_groups`` fresh ``x`` per group.
+        """
+        a, c = np.sqrt(self.icc), np.sqrt(1.0 - self.icc)
+        per = max(1, n_fresh // self.n_groups)
+        g = np.repeat(np.arange(self.n_groups), per)
+        X = a * centres[g] + c * rng.standard_normal((g.size, self.d))
+        p = ndtr((self.slope * X[:, 0] + a * effects[g]) / c)
+        return _mean_se(np.where(model.predict(X) == 1, 1.0 - p, p))
+
+
+def _mean_se(values: np.ndarray) -> tuple[float, float]:
+    return float(values.mean()), float(values.std(ddof=1) / np.sqrt(values.size))
+
+
+def cv_error(model: Any, X: np.ndarray, y: np.ndarray, cv: Any, groups: Any = None) -> float:
+    """The cross-validated 0-1 error of ``model``: what ``1 - cross_val_score(...).mean()`` gives.
+
+    A plain loop over ``cv.split(X, y, groups)`` (a fresh clone per fold), without
+    ``cross_val_score``'s overhead, which dominates on data sets this small.
+
+    Examples
+    --------
+    >>> from sklearn.model_selection import KFold
+    >>> X, y = np.arange(8.0)[:, None], np.array([-1, -1, -1, -1, 1, 1, 1, 1])
+    >>> cv_error(KNeighborsClassifier(1), X, y, KFold(4))
+    0.25
+    """
+    fold_errors = [
+        np.mean(clone(model).fit(X[tr], y[tr]).predict(X[te]) != y[te])
+        for tr, te in cv.split(X, y, groups)
+    ]
+    return float(np.mean(fold_errors))
+
+
+def cv_mse(model: Any, X: np.ndarray, y: np.ndarray, cv: Any) -> float:
+    """The cross-validated squared error of ``model`` (mean over folds of the fold MSE).
+
+    Examples
+    --------
+    >>> from sklearn.model_selection import KFold
+    >>> X, y = np.arange(4.0)[:, None], np.array([0.0, 1.0, 2.0, 3.0])
+    >>> cv_mse(KNeighborsRegressor(1), X, y, KFold(2))
+    2.5
+    """
+    fold_errors = [
+        np.mean((clone(model).fit(X[tr], y[tr]).predict(X[te]) - y[te]) ** 2)
+        for tr, te in cv.split(X, y)
+    ]
+    return float(np.mean(fold_errors))
+
+
+def groups_trial(
+    rng: np.random.Generator,
+    icc: float = 0.5,
+    n_groups: int = 20,
+    group_size: int = 10,
+    d: int = 5,
+    n_neighbors: int = 5,
+    n_splits: int = 5,
+    n_fresh: int = 10_000,
+) -> dict[str, float]:
+    """One grouped data set: five splitters' estimates and the two targets.
+
+    The learner is ``KNeighborsClassifier(n_neighbors)``. The estimates are 0-1 errors
+    of shuffled ``KFold``, ``StratifiedKFold``, ``GroupKFold``, ``StratifiedGroupKFold``
+    (``n_splits`` folds each) and a 20 % hold-out of whole groups (``GroupShuffleSplit``).
+    The targets are the risk of the model fitted on the whole data set on a new group
+    (``risk_new``) and on new points of its own groups (``risk_same``), each computed
+    exactly given ``x`` and averaged over ``n_fresh`` fresh points.
+
+    Examples
+    --------
+    >>> out = groups_trial(np.random.default_rng(0), icc=0.5, n_fresh=500)
+    >>> sorted(out)  # doctest: +NORMALIZE_WHITESPACE
+    ['group', 'group_holdout', 'kfold', 'risk_new', 'risk_new_se', 'risk_same', 'risk_same_se',
+     'stratified', 'stratified_group']
+    """
+    rng = check_rng(rng, "rng")
+    dist = GroupedGaussians(n_groups=n_groups, group_size=group_size, icc=icc, d=d)
+    n_splits = check_int(n_splits, "n_splits", minimum=2, maximum=n_groups)
+    n_fresh = check_int(n_fresh, "n_fresh", minimum=1)
+    X, y, groups, centres, effects = dist.sample(rng)
+    model = KNeighborsClassifier(n_neighbors=check_int(n_neighbors, "n_neighbors", minimum=1))
+    seed = int_seed(rng)
+    out = {
+        "kfold": cv_error(model, X, y, KFold(n_splits, shuffle=True, random_state=seed)),
+        "stratified": cv_error(
+            model, X, y, StratifiedKFold(n_splits, shuffle=True, random_state=seed)
+        ),
+        "group": cv_error(model, X, y, GroupKFold(n_splits), groups),
+        "stratified_group": cv_error(
+            model, X, y, StratifiedGroupKFold(n_splits, shuffle=True, random_state=seed), groups
+        ),
+        "group_holdout": cv_error(
+            model, X, y, GroupShuffleSplit(1, test_size=1 / n_splits, random_state=seed), groups
+        ),
+    }
+    fitted = KNeighborsClassifier(n_neighbors=model.n_neighbors).fit(X, y)
+    out["risk_new"], out["risk_new_se"] = dist.risk_new_groups(fitted, rng, n_fresh)
+    out["risk_same"], out["risk_same_se"] = dist.risk_same_groups(
+        fitted, centres, effects, rng, n_fresh
+    )
+    return out
+
+
+def groups_study(
+    iccs, n_repeats: int, random_state: Any = None, n_jobs: int | None = None, **kwargs: Any
+) -> dict[float, dict[str, np.ndarray]]:
+    """:func:`groups_trial` repeated ``n_repeats`` times at each intra-group correlation.
+
+    Returns ``{icc: {name: array of n_repeats values}}``; the repetitions of one ``icc``
+    are independent data sets (each spawned from ``random_state`` and the position of
+    ``icc`` in ``iccs``).
+
+    Examples
+    --------
+    >>> res = groups_study([0.0], 2, random_state=0, n_fresh=200)
+    >>> res[0.0]["kfold"].shape
+    (2,)
+    """
+    return _study(groups_trial, "icc", iccs, n_repeats, random_state, n_jobs, kwargs)
+
+
+def _study(trial, name, values, n_repeats, random_state, n_jobs, kwargs):
+    values = [check_float(v, name) for v in values]
+    if not values:
+        raise ValueError(f"{name}s must hold at least one value")
+    root = np.random.SeedSequence(check_rng(random_state).integers(2**63))
+    out = {}
+    for value, child in zip(values, root.spawn(len(values)), strict=True):
+        with threadpool_limits(limits=1):  # tiny problems: BLAS/OpenMP threads only cost time
+            reps = repeat(
+                trial, n_repeats, random_state=child, n_jobs=n_jobs, **{name: value}, **kwargs
+            )
+        out[value] = {k: np.array([r[k] for r in reps]) for k in reps[0]}
+    return out
+
+
+# --------------------------------------------------------------------------- time
+
+
+@dataclass(frozen=True)
+class AR1Series:
+    """``y_t = sin(2 x_t) + x_t + e_t`` with AR(1) feature ``x_t`` and AR(1) noise ``e_t``.
+
+    Both are stationary AR(1) series with lag-one autocorrelation ``phi``: ``x_t`` has
+    variance 1 and ``e_t`` variance ``noise ** 2``. Marginally ``x_t ~ N(0, 1)`` whatever
+    ``phi``, so the risk on the far future of a fitted model ``f`` is
+    ``E[(sin(2x) + x - f(x))^2] + noise^2`` with ``x ~ N(0, 1)``; ``phi = 0`` gives
+    i.i.d. points (the control).
+
+    Examples
+    --------
+    >>> X, y = AR1Series(n=5, phi=0.9).sample(np.random.default_rng(0))
+    >>> X.shape, y.shape
+    ((5, 1), (5,))
+    """
+
+    n: int = 300
+    phi: float = 0.9
+    noise: float = 0.5
+
+    def __post_init__(self) -> None:
+        check_int(self.n, "n", minimum=2)
+        check_float(self.phi, "phi", minimum=-1, maximum=1, exclusive=True)
+        check_float(self.noise, "noise", minimum=0)
+
+    @staticmethod
+    def signal(x: np.ndarray) -> np.ndarray:
+        return np.sin(2.0 * x) + x
+
+    def _ar1(self, rng: np.random.Generator, scale: float) -> np.ndarray:
+        z = rng.standard_normal(self.n) * np.sqrt(1.0 - self.phi**2)
+        z[0] = rng.standard_normal()
+        for t in range(1, self.n):
+            z[t] += self.phi * z[t - 1]
+        return scale * z
+
+    def sample(self, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        """``X`` (shape ``(n, 1)``) and ``y`` in time order."""
+        x = self._ar1(rng, 1.0)
+        e = self._ar1(rng, self.noise)
+        return x[:, None], self.signal(x) + e
+
+    def risk_future(
+        self, model: Any, rng: np.random.Generator, n_fresh: int
+    ) -> tuple[float, float]:
+        """Squared-error risk of ``model`` on the far future, and its Monte Carlo SE.
+
+        The noise term ``noise ** 2`` is exact; the rest is averaged over ``n_fresh`` fresh x.
+        """
+        x = rng.standard_normal(n_fresh)
+        return _mean_se((self.signal(x) - model.predict(x[:, None])) ** 2 + self.noise**2)
+
+
+def time_trial(
+    rng: np.random.Generator,
+    phi: float = 0.9,
+    n: int = 300,
+    n_neighbors: int = 5,
+    n_splits: int = 5,
+    gap: int = 20,
+    n_fresh: int = 10_000,
+) -> dict[str, float]:
+    """One autocorrelated series: five splitters' mean squared errors and the target.
+
+    The learner is ``KNeighborsRegressor(n_neighbors)``. The estimates are shuffled
+    ``KFold``, :class:`~cvbook.dependence.BlockedKFold` without and with ``gap``, and
+    ``TimeSeriesSplit`` without and with ``gap`` (``n_splits`` folds each). The target
+    ``risk_future`` is the risk on the far future of the model fitted on the whole series.
+
+    Examples
+    --------
+    >>> out = time_trial(np.random.default_rng(0), n_fresh=500)
+    >>> sorted(out)  # doctest: +NORMALIZE_WHITESPACE
+    ['blocked', 'blocked_gap', 'forward', 'forward_gap', 'risk_future', 'risk_future_se',
+     'shuffled']
+    """
+    rng = check_rng(rng, "rng")
+    series = AR1Series(n=n, phi=phi)
+    n_splits = check_int(n_splits, "n_splits", minimum=2)
+    gap = check_int(gap, "gap", minimum=0)
+    n_fresh = check_int(n_fresh, "n_fresh", minimum=1)
+    X, y = series.sample(rng)
+    model = KNeighborsRegressor(n_neighbors=check_int(n_neighbors, "n_neighbors", minimum=1))
+    seed = int_seed(rng)
+    splitters = {
+        "shuffled": KFold(n_splits, shuffle=True, random_state=seed),
+        "blocked": BlockedKFold(n_splits),
+        "blocked_gap": BlockedKFold(n_splits, gap=gap),
+        "forward": TimeSeriesSplit(n_splits),
+        "forward_gap": TimeSeriesSplit(n_splits, gap=gap),
+    }
+    out = {name: cv_mse(model, X, y, cv) for name, cv in splitters.items()}
+    fitted = KNeighborsRegressor(n_neighbors=model.n_neighbors).fit(X, y)
+    out["risk_future"], out["risk_future_se"] = series.risk_future(fitted, rng, n_fresh)
+    return out
+
+
+def time_study(
+    phis, n_repeats: int, random_state: Any = None, n_jobs: int | None = None, **kwargs: Any
+) -> dict[float, dict[str, np.ndarray]]:
+    """:func:`time_trial` repeated ``n_repeats`` times at each autocorrelation ``phi``.
+
+    Examples
+    --------
+    >>> res = time_study([0.0], 2, random_state=0, n_fresh=200)
+    >>> res[0.0]["shuffled"].shape
+    (2,)
+    """
+    return _study(time_trial, "phi", phis, n_repeats, random_state, n_jobs, kwargs)
+
+
+# --------------------------------------------------------------------------- leakage
+
+
+def _balanced_labels(rng: np.random.Generator, n: int) -> np.ndarray:
+    y = np.where(np.arange(n) < n // 2, 1, -1)
+    return rng.permutation(y)
+
+
+def label_correlation(X: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The correlation of each column of ``X`` with the labels ``y`` (a ``score_func``).
+
+    Signed, with the labels coded ``-1/+1``: ``SelectKBest(label_correlation, k=k)``
+    keeps the ``k`` predictors with the *highest* correlation with the class labels, as
+    ESL's section 7.10.2 words it; ``SelectKBest(f_classif, k=k)`` keeps the ``k`` largest
+    in absolute value (for two classes, the F statistic is increasing in ``|r|``).
+
+    Examples
+    --------
+    >>> X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 1.0], [3.0, 0.0]])
+    >>> label_correlation(X, np.array([-1, -1, 1, 1])).round(3).tolist()
+    [0.894, 0.0]
+    """
+    Xc = X - X.mean(axis=0)
+    yc = y - y.mean()
+    denom = np.sqrt((Xc**2).sum(axis=0) * (yc @ yc))
+    return np.divide(yc @ Xc, denom, out=np.zeros(X.shape[1]), where=denom > 0)
+
+
+def esl_trial(
+    rng: np.random.Generator,
+    n: int = 50,
+    p: int = 5000,
+    k: int = 100,
+    n_splits: int = 5,
+    selection: str = "signed",
+) -> dict[str, float]:
+    """ESL section 7.10.2: select ``k`` of ``p`` label-free predictors, then 1-NN, CV'd two ways.
+
+    ``n`` points in two equal classes, ``p`` standard Gaussian predictors independent
+    of the labels, so every classifier has risk exactly 1/2. *Wrong*: keep the ``k``
+    predictors with the highest correlation with the labels over all ``n`` points
+    (``selection="signed"``, ESL's words, :func:`label_correlation`; or
+    ``"absolute"``, the largest ``|r|``, ``f_classif``), then cross-validate 1-NN on
+    them. *Right*: the same selection inside each fold (a ``Pipeline`` of
+    ``SelectKBest`` and 1-NN, as ``cross_val_score`` would run it). ``wrong_absolute`` is
+    the wrong way with the largest ``|r|`` on the same data set. All use the same
+    stratified ``n_splits``-fold split.
+
+    Examples
+    --------
+    >>> out = esl_trial(np.random.default_rng(0), p=500, k=20)
+    >>> out["wrong"] < out["right"]
+    True
+    """
+    rng = check_rng(rng, "rng")
+    n = check_int(n, "n", minimum=4)
+    p = check_int(p, "p", minimum=1)
+    k = check_int(k, "k", minimum=1, maximum=p)
+    n_splits = check_int(n_splits, "n_splits", minimum=2, maximum=n // 2)
+    if selection not in ("signed", "absolute"):
+        raise ValueError(f"selection must be 'signed' or 'absolute', got {selection!r}")
+    score = label_correlation if selection == "signed" else f_classif
+    y = _balanced_labels(rng, n)
+    X = rng.standard_normal((n, p))
+    cv = StratifiedKFold(n_splits, shuffle=True, random_state=int_seed(rng))
+    nn1 = KNeighborsClassifier(n_neighbors=1)
+    chosen = SelectKBest(score, k=k).fit(X, y).get_support()
+    by_abs = SelectKBest(f_classif, k=k).fit(X, y).get_support()
+    return {
+        "wrong": cv_error(nn1, X[:, chosen], y, cv),
+        "right": cv_error(make_pipeline(SelectKBest(score, k=k), nn1), X, y, cv),
+        "wrong_absolute": cv_error(nn1, X[:, by_abs], y, cv),
+    }
+
+
+def esl_study(
+    n_repeats: int, random_state: Any = None, n_jobs: int | None = None, **kwargs: Any
+) -> dict[str, np.ndarray]:
+    """:func:`esl_trial` repeated: ``{"wrong": ..., "right": ...}`` arrays.
+
+    Examples
+    --------
+    >>> esl_study(2, random_state=0, p=200, k=10)["right"].shape
+    (2,)
+    """
+    with threadpool_limits(limits=1):  # tiny problems: BLAS/OpenMP threads only cost time
+        reps = repeat(esl_trial, n_repeats, random_state=random_state, n_jobs=n_jobs, **kwargs)
+    return {key: np.array([r[key] for r in reps]) for key in reps[0]}
+
+
+def preprocessing_trial(
+    rng: np.random.Generator,
+    n: int = 100,
+    d: int = 5,
+    missing: float = 0.2,
+    n_neighbors: int = 5,
+    n_splits: int = 5,
+    n_fresh: int = 2000,
+) -> dict[str, float]:
+    """A mean imputer and a scaler fitted on all the data, against the same inside the folds.
+
+    Two Gaussian classes (means ``+-0.5`` on every feature, unit variance, feature ``j``
+    scaled by ``10 ** (j - 2)``), a fraction ``missing`` of the entries missing
+    completely at random, ``KNeighborsClassifier(n_neighbors)``. *Wrong*: impute and
+    scale with statistics of all ``n`` points, then cross-validate the classifier.
+    *Right*: ``make_pipeline(SimpleImputer(), StandardScaler(), classifier)`` in
+    ``cross_val_score`` (same folds). ``risk`` is the risk of that pipeline fitted on all
+    the data, on ``n_fresh`` fresh points with the same missingness.
+
+    Examples
+    --------
+    >>> out = preprocessing_trial(np.random.default_rng(0), n_fresh=500)
+    >>> sorted(out)
+    ['right', 'risk', 'wrong']
+    """
+    rng = check_rng(rng, "rng")
+    n = check_int(n, "n", minimum=2 * n_splits)
+    d = check_int(d, "d", minimum=1)
+    missing = check_float(missing, "missing", minimum=0, maximum=1, exclusive=True)
+    n_fresh = check_int(n_fresh, "n_fresh", minimum=1)
+    scales = 10.0 ** (np.arange(d) - 2)
+
+    def draw(m: int, y: np.ndarray) -> np.ndarray:
+        X = (rng.standard_normal((m, d)) + 0.5 * y[:, None]) * scales
+        X[rng.random((m, d)) < missing] = np.nan
+        return X
+
+    y = _balanced_labels(rng, n)
+    X = draw(n, y)
+    clf = KNeighborsClassifier(n_neighbors=check_int(n_neighbors, "n_neighbors", minimum=1))
+    cv = StratifiedKFold(n_splits, shuffle=True, random_state=int_seed(rng))
+    X_all = make_pipeline(SimpleImputer(), StandardScaler()).fit_transform(X)
+    pipe = make_pipeline(SimpleImputer(), StandardScaler(), clf)
+    y_new = np.where(rng.random(n_fresh) < 0.5, 1, -1)
+    return {
+        "wrong": cv_error(clf, X_all, y, cv),
+        "right": cv_error(pipe, X, y, cv),
+        "risk": float(np.mean(pipe.fit(X, y).predict(draw(n_fresh, y_new)) != y_new)),
+    }
+
+
+def _target_encoder(seed: int) -> TargetEncoder:
+    """A ``TargetEncoder`` whose internal cross-fitting (``fit_transform``) is seeded.
+
+    scikit-learn 1.9 takes a splitter as ``cv`` and deprecates ``shuffle`` and
+    ``random_state``; earlier versions (>= 1.6) take them and an int ``cv``.
+    """
+    if inspect.signature(TargetEncoder).parameters["shuffle"].default == "deprecated":
+        return TargetEncoder(cv=StratifiedKFold(5, shuffle=True, random_state=seed))
+    return TargetEncoder(cv=5, shuffle=True, random_state=seed)
+
+
+def target_encoding_trial(
+    rng: np.random.Generator,
+    n: int = 200,
+    n_levels: int = 50,
+    n_splits: int = 5,
+) -> dict[str, float]:
+    """A target encoder fitted on all the data, against the same inside the folds.
+
+    ``n`` points in two equal classes and one categorical feature with ``n_levels``
+    levels drawn uniformly, independent of the label: every classifier has risk exactly
+    1/2. *Wrong*: ``TargetEncoder().fit(X, y).transform(X)`` on all ``n`` points (each
+    point's code holds its own label), then cross-validate ``LogisticRegression`` on the
+    codes. *Right*: ``make_pipeline(TargetEncoder(), LogisticRegression())`` in
+    ``cross_val_score`` (same stratified folds).
+
+    Examples
+    --------
+    >>> out = target_encoding_trial(np.random.default_rng(0))
+    >>> out["wrong"] < out["right"]
+    True
+    """
+    rng = check_rng(rng, "rng")
+    n = check_int(n, "n", minimum=2 * n_splits)
+    n_levels = check_int(n_levels, "n_levels", minimum=2)
+    y = _balanced_labels(rng, n)
+    X = rng.integers(n_levels, size=(n, 1))
+    cv = StratifiedKFold(n_splits, shuffle=True, random_state=int_seed(rng))
+    seed = int_seed(rng)
+    codes = _target_encoder(seed).fit(X, y).transform(X)
+    pipe = make_pipeline(_target_encoder(seed), LogisticRegression())
+    return {
+        "wrong": cv_error(LogisticRegression(), codes, y, cv),
+        "right": cv_error(pipe, X, y, cv),
+    }
+
+
+def leakage_study(
+    trial, n_repeats: int, random_state: Any = None, n_jobs: int | None = None, **kwargs: Any
+) -> dict[str, np.ndarray]:
+    """:func:`preprocessing_trial` or :func:`target_encoding_trial` repeated.
+
+    Examples
+    --------
+    >>> leakage_study(target_encoding_trial, 2, random_state=0)["wrong"].shape
+    (2,)
+    """
+    if trial not in (preprocessing_trial, target_encoding_trial, esl_trial):
+        raise ValueError(
+            f"trial must be preprocessing_trial, target_encoding_trial or esl_trial, got {trial!r}"
+        )
+    with threadpool_limits(limits=1):  # tiny problems: BLAS/OpenMP threads only cost time
+        reps = repeat(trial, n_repeats, random_state=random_state, n_jobs=n_jobs, **kwargs)
+    return {key: np.array([r[key] for r in reps]) for key in reps[0]}
