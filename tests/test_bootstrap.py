@@ -233,3 +233,14 @@ def test_stratified_samples_keep_the_class_counts():
     a = bootstrap_estimates(LinearDiscriminantAnalysis(), X, y, 10, random_state=0, stratify=True)
     b = bootstrap_estimates(LinearDiscriminantAnalysis(), X, y, 10, random_state=0)
     assert a != b
+
+
+def test_study_is_reproducible_for_a_non_linear_learner():
+    # L(f_S) of a non-linear model is scored on fresh points drawn from the trial's seed.
+    from cvbook.studies.bootstrap import bootstrap_study
+
+    a = bootstrap_study("twogaussians", "1nn", 20, 3, n_bootstraps=5, random_state=2, n_fresh=500)
+    b = bootstrap_study(
+        "twogaussians", "1nn", 20, 3, n_bootstraps=5, random_state=2, n_fresh=500, n_jobs=2
+    )
+    assert all(np.array_equal(a[k], b[k]) for k in a.values)

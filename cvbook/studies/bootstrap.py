@@ -36,7 +36,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 from .. import simulation, stats
 from ..bootstrap import bootstrap_estimates
-from ..datasets.synthetic import Ringnorm, TwoGaussians, Twonorm, true_risk
+from ..datasets.synthetic import Ringnorm, TwoGaussians, Twonorm, linear_rule, true_risk
 from ..provenance import atomic_write
 from ..validation import check_int, check_random_state
 
@@ -180,7 +180,10 @@ class TunedSVC(ClassifierMixin, BaseEstimator):
 def bootstrap_learner(name: str) -> Any:
     """The learner called ``name`` (one of :data:`BOOTSTRAP_LEARNERS`).
 
-    ``"lda"`` linear discriminant analysis (stable); ``"1nn"`` one nearest neighbour and
+    ``"lda"`` linear discriminant analysis (stable); ``"1nn"`` one nearest neighbour (a
+    k-d tree: distances computed one pair at a time, so that a near tie on the 20,000
+    fresh points is broken the same way for any number of threads, which scikit-learn's
+    brute-force search, a chunked matrix product, does not guarantee) and
     ``"tree"`` a fully grown decision tree (unstable, zero training error); ``"svc"`` a
     Gaussian-kernel SVM whose ``C`` and ``gamma`` are tuned on each training set
     (:class:`TunedSVC`).
@@ -193,7 +196,7 @@ def bootstrap_learner(name: str) -> Any:
     if name == "lda":
         return LinearDiscriminantAnalysis()
     if name == "1nn":
-        return KNeighborsClassifier(n_neighbors=1)
+        return KNeighborsClassifier(n_neighbors=1, algorithm="kd_tree")
     if name == "tree":
         return DecisionTreeClassifier(random_state=0)
     if name == "svc":
@@ -263,12 +266,14 @@ def bootstrap_trial(
     ['.632', '.632+', 'cv10', 'cv10x5']
     """
     X, y = _sample(distribution, m, rng)
-    needs_fresh = not isinstance(distribution, NoInformation) and not isinstance(
-        distribution, TwoGaussians
-    )
-    fresh = distribution.sample(n_fresh, random_state=rng) if needs_fresh else None
     est = _seeded(learner, rng)
     model = clone(est).fit(X, y)
+    # The fresh points that score non-linear models come from a child of ``rng``
+    # (``Generator.spawn`` does not advance ``rng``): reproducible from the trial's seed.
+    exact = isinstance(distribution, NoInformation) or (
+        isinstance(distribution, TwoGaussians) and linear_rule(model) is not None
+    )
+    fresh = None if exact else distribution.sample(n_fresh, random_state=rng.spawn(1)[0])
     out: dict[str, float] = {"risk": _risk(model, distribution, fresh)}
     boot = bootstrap_estimates(
         est, X, y, n_bootstraps=n_bootstraps, random_state=rng.integers(2**32), stratify=True
@@ -310,7 +315,7 @@ def no_information_trial(
     (0.0, 0.5)
     """
     X, y = NoInformation(dim=dim).sample(m, random_state=rng)
-    nn = KNeighborsClassifier(n_neighbors=1)
+    nn = KNeighborsClassifier(n_neighbors=1, algorithm="kd_tree")
     # Efron's plain bootstrap (classes balanced in S, so a one-class sample has
     # probability about 2**(1 - m); 1-NN would cope anyway).
     b = bootstrap_estimates(nn, X, y, n_bootstraps=n_bootstraps, random_state=rng.integers(2**32))
