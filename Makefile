@@ -12,6 +12,11 @@ PYTEST := $(BIN)/python -m pytest -p no:cacheprovider
 TIMES  := _build/test-times.txt
 NBVAL_FLAGS := --nbval --nbval-current-env --nbval-cell-timeout=600 \
                --nbval-sanitize-with tests/nbval_sanitize.cfg
+# nbval and papermill run on both cores (pytest-xdist): whole notebooks (nbval, --dist
+# loadfile) or whole chapters (papermill, one xdist_group per chapter) per worker, so that
+# each kernel's outputs and each chapter's runs stay together. WORKERS=1 runs them in turn.
+WORKERS ?= 2
+xdist = $(if $(filter 1,$(WORKERS)),,-n $(WORKERS) --dist $(1))
 # Time a stage: $(call timed,name,command)
 timed = @mkdir -p _build; s=$$(date +%s); $(2); rc=$$?; e=$$(( $$(date +%s) - s )); \
         echo "[$(1)] $${e} s (exit $$rc)" | tee -a $(TIMES); exit $$rc
@@ -59,7 +64,7 @@ unit-fast: install  ## the unit tests without those marked slow (the inner loop)
 	$(PYTEST) $(UNIT_ARGS) -m "not slow"
 
 nbval: install  ## strict nbval: re-execution reproduces the committed outputs
-	$(call timed,nbval,$(PYTEST) $(NBVAL_FLAGS) $$($(BIN)/python tests/booktoc.py))
+	$(call timed,nbval,$(PYTEST) $(call xdist,loadfile) $(NBVAL_FLAGS) $$($(BIN)/python tests/booktoc.py))
 
 # The unit tests in a second, cached environment pinned to the declared minimum versions
 # (constraints-min.txt): proves the floors in pyproject.toml. Built once (stamp file).
@@ -80,7 +85,7 @@ unit-min: $(STAMP_MIN)  ## unit tests and doctests at the minimum versions (cach
 	    --ignore=tests/booktoc.py --ignore=tests/test_book.py --ignore=tests/test_environment.py)
 
 papermill: install  ## every chapter re-run by papermill: parameters, bad values, other seeds
-	$(call timed,papermill,$(PYTEST) tests/test_papermill.py)
+	$(call timed,papermill,$(PYTEST) $(call xdist,loadgroup) tests/test_papermill.py)
 
 # --all: re-read and re-execute every page even after `make book`, so the check is never stale.
 build: install mathjax  ## jupyter-book build -W of the whole book (forced re-execution)
