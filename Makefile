@@ -22,7 +22,7 @@ timed = @mkdir -p _build; s=$$(date +%s); $(2); rc=$$?; e=$$(( $$(date +%s) - s 
         echo "[$(1)] $${e} s (exit $$rc)" | tee -a $(TIMES); exit $$rc
 
 .PHONY: help install book lab test unit unit-fast unit-min lint nbval papermill build browser \
-        chromium mathjax claims bench sweep coverage-run clean
+        chromium mathjax claims bench sweep coverage-run page clean
 
 help:  ## list every target
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## (.*)/  make \1\t\2/' | expand -t 22
@@ -41,9 +41,14 @@ book: install mathjax  ## execute every chapter and render the website into _bui
 	$(call timed,build,$(JB) build . -W --keep-going)
 	@echo "The book is in _build/html/index.html"
 
-# A root shell (common in containers) needs --allow-root.
-lab: install  ## open the chapters in JupyterLab (numbers and figures render after Run All)
-	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) chapters/
+# A root shell (common in containers) needs --allow-root. The website's "JupyterLab (local)"
+# launch entry points at http://localhost:8888/lab/tree/ (cvbook_local_lab_url in
+# _config.yml): the port is fixed (no silent move to 8889 when 8888 is taken), and the
+# browser that `make lab` opens is logged in, so the entry works in that browser.
+LAB_PORT ?= 8888
+lab: install  ## open the chapters in JupyterLab on port 8888 (the website's local launch entry)
+	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) \
+	    --ServerApp.port=$(LAB_PORT) --ServerApp.port_retries=0 chapters/
 
 test: install lint unit unit-min nbval papermill build browser  ## every check CI runs
 	@echo "--- wall times ---"; cat $(TIMES)
@@ -119,6 +124,15 @@ mathjax: $(MATHJAX_STATIC)  ## bundle MathJax 3 into the site (npm registry, onc
 browser: install chromium mathjax  ## the built site and a chapter in JupyterLab, in headless Chromium
 	$(call timed,browser,CVBOOK_REQUIRE_SITE=1 $(PYTEST) tests/test_site.py tests/test_lab.py)
 
+# A chapter re-run by papermill, as a page: `make page NB=/tmp/ch2.ipynb` builds a one-chapter
+# site (the chapter, executed again with the parameters papermill injected, so every number,
+# figure and reference is that run's; the bibliography; MathJax bundled) in
+# _build/page/<name>/_build/html/index.html, readable offline.
+NB ?=
+page: install mathjax  ## a papermill output as an offline page: make page NB=/tmp/ch2.ipynb
+	@test -n "$(NB)" || { echo "usage: make page NB=path/to/notebook.ipynb"; exit 2; }
+	$(BIN)/python tools/page.py $(NB)
+
 clean:  ## remove the build (the site, screenshots, MathJax copies)
 	rm -rf _build
 
@@ -139,4 +153,5 @@ coverage-run: install  ## the large coverage run behind chapter 6's committed fi
 bench: install  ## speed benchmarks; each prints ratios against a baseline in the same process
 	$(BIN)/python benchmarks/bench_simulation_parallel.py
 	$(BIN)/python benchmarks/bench_loo.py
+	$(BIN)/python benchmarks/bench_intervals.py --no-save
 	$(if $(DATA_HOME),CVBOOK_DATA=$(DATA_HOME)) $(BIN)/python benchmarks/bench_ckcv.py
