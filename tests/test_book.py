@@ -212,3 +212,33 @@ def test_unknown_parameters_are_named_with_a_suggestion():
     message = book._unknown_message(unknown, known)
     assert "'n_sample'" in message and "did you mean 'n_samples'" in message
     assert message.endswith("n_samples, seed")
+
+
+def test_landing_page_lists_every_chapter():
+    """intro.md's chapter table links every chapter of _toc.yml ({doc}`N <chapters/...>`),
+    so a chapter added to the book is announced on its first page."""
+    text = (ROOT / "intro.md").read_text(encoding="utf-8")
+    linked = set(re.findall(r"\{doc\}`[^`<]*<(chapters/[\w.-]+)>`", text))
+    missing = [f for f in toc_files() if f.startswith("chapters/") and f not in linked]
+    assert not missing, f"intro.md's chapter table does not list {missing}"
+
+
+def test_readme_python_floor_matches_the_pins():
+    """The Python the README promises is the one pyproject.toml declares, and the pinned
+    install (constraints.txt) needs no newer one (numpy >= 2.3 needs Python 3.11)."""
+    import tomllib
+
+    floor = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["requires-python"]
+    version = re.fullmatch(r">=\s*3\.(\d+)", floor)
+    assert version, floor
+    minor = int(version.group(1))
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    promised = set(re.findall(r"Python ≥ 3\.(\d+)", readme))
+    assert promised == {str(minor)}, f"README promises Python ≥ 3.{promised}, pyproject {floor}"
+    pins = dict(
+        line.split("==", 1)
+        for line in (ROOT / "constraints.txt").read_text().splitlines()
+        if "==" in line and not line.startswith("#")
+    )
+    numpy_minor = tuple(int(x) for x in pins["numpy"].split(".")[:2])
+    assert minor >= 11 or numpy_minor < (2, 3), "numpy >= 2.3 needs Python 3.11"
