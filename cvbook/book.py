@@ -28,6 +28,7 @@ import ast
 import difflib
 import math
 import numbers
+import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,7 @@ __all__ = [
     "published",
     "results_path",
     "unknown_parameters",
+    "without_numpy_reprs",
 ]
 
 
@@ -191,6 +193,27 @@ def format_pm(value: Any, se: Any, *, digits: int = 3, sig: int = 2, scale: floa
     else:
         se_text = "0"
     return f"{_no_negative_zero(f'{value:.{decimals}f}')} ± {se_text}"
+
+
+_NUMPY_REPR = re.compile(r"\bnp\.(?:[a-z]+[0-9]*|str_|bool_)\(([^()]*)\)")
+
+
+def without_numpy_reprs(text: str) -> str:
+    """Write NumPy scalar reprs in a message as their values (``np.int64(-1)`` -> ``-1``).
+
+    NumPy 2 prints scalars as ``np.int64(-1)``; a library's message quoted in a chapter
+    (scikit-learn's "only one class: np.int64(-1)") reads better as the value.
+
+    Examples
+    --------
+    >>> without_numpy_reprs("the data contains only one class: np.int64(-1)")
+    'the data contains only one class: -1'
+    >>> without_numpy_reprs("labels [np.str_('a'), np.float64(0.5)]")
+    "labels ['a', 0.5]"
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    return _NUMPY_REPR.sub(r"\1", text)
 
 
 def _format(name: str, value: Any, fmt: str | None) -> str:
