@@ -15,8 +15,12 @@ and that the prose reads as prose:
 
 * every number sits in its sentence, on the line of the words before it (or starting the
   next line when the sentence wraps there), never as a block of its own;
-* no unresolved-reference marker is visible (jupyterlab-myst's warning for a citation or
-  a cross-reference it cannot resolve);
+* no unresolved-reference marker is visible (jupyterlab-myst's warning icon, titled
+  "Cross Reference Not Found" or "Citation Not Found"), except the two kinds that
+  jupyterlab-myst 2.7 cannot resolve at all and that are therefore counted, not failed:
+  ``{cite}`` (it has no bibliography support: ``addCiteChildrenTransform`` marks every
+  citation as an error) and ``{numref}`` of a figure made by a code cell (its label lives
+  in the cell's ``mystnb.figure`` metadata, which only myst-nb reads);
 * no ``--`` in the prose (the website's Sphinx turns it into a dash; JupyterLab does
   not, so the source writes the dash itself).
 
@@ -59,6 +63,12 @@ CHROMIUM_ARGS = [
 ]
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 RUN_TIMEOUT_S = 300
+#: Where the rendered prose is: jupyterlab-myst renders a Markdown cell into ``div.myst``
+#: (JupyterLab's own renderer, without the extension, uses ``.jp-MarkdownOutput``).
+PROSE = ".jp-MarkdownCell .lm-Widget.myst, .jp-MarkdownOutput"
+#: Prose checks a chapter is known to fail until the lead applies the edit listed for it
+#: (``tools/typography.py``). A listed check that passes fails too: the list only shrinks.
+LAB_PENDING: dict[str, set[str]] = {"01_risk_and_test_error": {"--"}}
 RAW_ROLE = re.compile(r"\{(eval|glue|numref|cite|ref|eq|py:[a-z]+)[:}]|(^|\n)\s*:::")
 EVAL_ROLE = re.compile(r"\{eval\}`([^`]+)`")
 
@@ -150,13 +160,14 @@ def lab(tmp_path_factory):
 
 #: Where a number of the prose sits against the words before it (see the module docstring).
 _INLINE = r"""
-() => {
+(PROSE) => {
   const bad = [];
-  const skip = 'mjx-container, code, a, em, strong, b, i, sup, sub, img, svg, br';
-  for (const block of document.querySelectorAll('.jp-MarkdownOutput p, .jp-MarkdownOutput li')) {
+  const skip = 'mjx-container, .katex, code, a, em, strong, b, i, sup, sub, img, svg, br';
+  const blocks = PROSE.split(', ').map(p => `${p} p, ${p} li`).join(', ');
+  for (const block of document.querySelectorAll(blocks)) {
     const box = block.getBoundingClientRect();
     for (const el of block.children) {
-      if (el.matches(skip) || el.closest('mjx-container')) continue;
+      if (el.matches(skip) || el.closest('mjx-container') || el.querySelector('.katex')) continue;
       const text = el.textContent.trim();
       if (!text) continue;
       const shape = getComputedStyle(el).display;
@@ -189,14 +200,14 @@ _INLINE = r"""
 
 #: jupyterlab-myst's marks of a reference it cannot resolve (a citation key, a label).
 _UNRESOLVED = r"""
-() => {
+(PROSE) => {
   const marks = [];
-  const sel = ['[title*="not found" i]', '[title*="unresolved" i]', '[class*="error" i]',
-               '[data-state="error"]'].map(s => '.jp-MarkdownOutput ' + s).join(', ');
+  const sel = ['[title*="not found" i]', '[title*="unresolved" i]']
+    .map(s => `${PROSE.split(', ').map(p => p + ' ' + s).join(', ')}`).join(', ');
   for (const el of document.querySelectorAll(sel)) {
     const r = el.getBoundingClientRect();
-    if (r.width && r.height) marks.push((el.getAttribute('title') || el.className || '') + ': ' +
-                                         el.textContent.trim().slice(0, 40));
+    if (r.width && r.height)
+      marks.push({title: el.getAttribute('title') || '', label: el.textContent.trim()});
   }
   return marks;
 }
@@ -204,12 +215,12 @@ _UNRESOLVED = r"""
 
 #: Two hyphens in the prose, outside code (Sphinx makes them a dash; JupyterLab does not).
 _DOUBLE_HYPHEN = r"""
-() => {
+(PROSE) => {
   const found = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const p = n.parentElement;
-    if (!p || !p.closest('.jp-MarkdownOutput') || p.closest('code, pre, mjx-container')) continue;
+    if (!p || !p.closest(PROSE) || p.closest('code, pre, mjx-container, .katex')) continue;
     const m = n.textContent.match(/(^|[^-])--(?!-)/);
     if (m) found.push(n.textContent.slice(Math.max(0, m.index - 20), m.index + 20).trim());
   }
@@ -276,7 +287,9 @@ def test_run_all_shows_figures_and_numbers(lab: str, chapter: str) -> None:
             images = page.locator(".jp-OutputArea-output img").count()
             if images < len(figure_cells):
                 problems.append(f"{images} images shown for {len(figure_cells)} figure cells")
-            markdown = "\n".join(page.locator(".jp-MarkdownOutput").all_inner_texts())
+            markdown = "\n".join(page.locator(PROSE).all_inner_texts())
+            if not markdown.strip():
+                problems.append(f"no rendered prose found ({PROSE})")
             raw = [m.group(0) for m in RAW_ROLE.finditer(markdown)]
             if raw:
                 problems.append(f"raw role text visible: {sorted(set(raw))}")
@@ -285,18 +298,33 @@ def test_run_all_shows_figures_and_numbers(lab: str, chapter: str) -> None:
                 problems.append(f"numbers not evaluated: {sorted(set(unevaluated))[:10]}")
             if n_evals == 0:
                 problems.append("the chapter's prose shows no {eval} number")
-            off_line = page.evaluate(_INLINE)
+            off_line = page.evaluate(_INLINE, PROSE)
             if off_line:
                 problems.append(f"{len(off_line)} numbers off their line, e.g. {off_line[:3]}")
-            unresolved = page.evaluate(_UNRESOLVED)
-            if unresolved:
-                problems.append(f"{len(unresolved)} unresolved references: {unresolved[:5]}")
-            hyphens = page.evaluate(_DOUBLE_HYPHEN)
-            if hyphens:
-                problems.append(f"{len(hyphens)} '--' in the prose, e.g. {hyphens[:3]}")
+            marks = page.evaluate(_UNRESOLVED, PROSE)
+            figure_labels = {
+                c.get("metadata", {}).get("mystnb", {}).get("figure", {}).get("name")
+                for c in figure_cells
+            }
+            beyond = [  # what jupyterlab-myst could resolve, and did not
+                m
+                for m in marks
+                if not m["title"].lower().startswith("citation") and m["label"] not in figure_labels
+            ]
+            if beyond:
+                problems.append(f"{len(beyond)} unresolved references: {beyond[:5]}")
+            pending = LAB_PENDING.get(chapter, set())
+            hyphens = page.evaluate(_DOUBLE_HYPHEN, PROSE)
+            if bool(hyphens) != ("--" in pending):
+                problems.append(
+                    f"{len(hyphens)} '--' in the prose, e.g. {hyphens[:3]}"
+                    if hyphens
+                    else "no '--' left: remove it from LAB_PENDING"
+                )
             print(
                 f"{chapter}: {len(done)} cells, {images} images, {n_evals} numbers; "
-                f"screenshot {shot.relative_to(ROOT)}"
+                f"{len(marks) - len(beyond)} citations and figure references unresolvable "
+                f"in JupyterLab; screenshot {shot.relative_to(ROOT)}"
             )
             assert not problems, f"{chapter}:\n  " + "\n  ".join(problems)
         finally:
