@@ -167,7 +167,10 @@ _INLINE = r"""
   for (const block of document.querySelectorAll(blocks)) {
     const box = block.getBoundingClientRect();
     for (const el of block.children) {
-      if (el.matches(skip) || el.closest('mjx-container') || el.querySelector('.katex')) continue;
+      // a number: jupyterlab-myst's text/plain <span>, or its block renderer for other types
+      const number = el.matches('span:not([class])') && !el.children.length ||
+                     el.matches('.not-prose, .myst-RenderedExpression');
+      if (!number || el.matches(skip) || el.querySelector('.katex')) continue;
       const text = el.textContent.trim();
       if (!text) continue;
       const shape = getComputedStyle(el).display;
@@ -263,7 +266,17 @@ def test_run_all_shows_figures_and_numbers(lab: str, chapter: str) -> None:
                 if len(done) == len(code_cells):
                     break
                 page.wait_for_timeout(1000)
-            page.wait_for_timeout(3000)  # markdown cells evaluate their expressions
+            # the Markdown cells ask the kernel for their numbers after the run: wait (up to
+            # a minute on a busy machine) until no {eval} is left showing its expression
+            pending_js = (
+                "(prose) => [...document.querySelectorAll(prose.split(', ').map(p => p + "
+                "' code').join(', '))].filter(c => /^N\\.\\w+$/.test(c.textContent)).length"
+            )
+            for _ in range(60):
+                if page.evaluate(pending_js, PROSE) == 0:
+                    break
+                page.wait_for_timeout(1000)
+            page.wait_for_timeout(1000)
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             shot = SCREENSHOTS / f"lab_{chapter}.png"
             page.screenshot(path=str(shot))  # the end of the notebook, as the run leaves it
