@@ -523,7 +523,8 @@ _PHONE_LAYOUT = r"""
   const scrollBox = (el) => {
     for (let a = el.parentElement; a && a !== document.documentElement; a = a.parentElement) {
       const o = getComputedStyle(a).overflowX;
-      if (o === 'auto' || o === 'scroll') return a.getBoundingClientRect().right <= vw + 1;
+      if ((o === 'auto' || o === 'scroll') && a.getBoundingClientRect().right <= vw + 1)
+        return true;  // a box that scrolls, itself within the window
     }
     return false;
   };
@@ -601,6 +602,8 @@ def open_phone_page(browser, base_url):
         page.goto(base_url + rel, wait_until="load")
         page.evaluate(_WAIT_MATHJAX)
         page.evaluate(_IMAGES)
+        page.evaluate("document.fonts.ready.then(() => true)")  # widths with the real fonts
+        page.wait_for_timeout(300)
         return page, errors
 
     yield _open
