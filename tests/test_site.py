@@ -666,19 +666,32 @@ def test_page_on_a_phone(rel: str, site: Path, open_phone_page) -> None:
 DISHONEST = {
     "negative zero": re.compile(r"(?<![\w.])[-−]0\.0+(?![0-9])"),
     "zero standard error": re.compile(r"(?<![\d.])0\.0+ ± 0\.0+(?![0-9])"),
-    "NumPy repr": re.compile(r"\bnp\.[a-z_]+[0-9]*\("),
+    "NumPy repr": re.compile(r"\bnp\.(?:int|uint|float|complex|bool|str|bytes)[0-9]*_?\("),
 }
 
 #: Findings known at the time of writing, each removed by a chapter edit listed for the
 #: lead (cvbook.book.format_pm / format_number in the chapter's cells). A listed finding
 #: that is gone fails too, so that this list only shrinks.
-PENDING: dict[str, set[str]] = {}
+PENDING: dict[str, set[str]] = {
+    "chapters/03_kfold.html": {"negative zero"},
+    "chapters/04_loo.html": {"NumPy repr"},
+    "chapters/06_coverage.html": {"negative zero"},
+    "chapters/07_intervals.html": {"negative zero", "zero standard error"},
+}
 
 
 def _page_text(path: Path) -> str:
     html = path.read_text(encoding="utf-8", errors="replace")
     html = html[html.find('id="main-content"') :]
     html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    # the code itself (input cells, examples, inline code), not what it printed
+    html = re.sub(r'<code class="[^"]*\bliteral\b.*?</code>', " ", html, flags=re.S)
+    html = re.sub(
+        r'<div class="[^"]*\bhighlight-(?:ipython3|python|default|pycon)\b.*?</pre></div>\s*</div>',
+        " ",
+        html,
+        flags=re.S,
+    )
     text = re.sub(r"<[^>]+>", "", html)
     return re.sub(r"&minus;", "−", text.replace("&#177;", "±").replace("&plusmn;", "±"))
 
