@@ -709,3 +709,45 @@ def test_page_prints_honest_numbers(rel: str, site: Path) -> None:
     gone = sorted(expected - set(found))
     assert not new, f"{rel}: {new}"
     assert not gone, f"{rel}: {gone} no longer found: remove them from PENDING"
+
+
+def test_buttons_to_the_placeholder_repository_are_left_out():
+    """_ext/cvbook_site.hide_unpublished drops Binder and the repository link while
+    repository.url is the placeholder, and keeps every button once it is not."""
+    import importlib.util
+    import types
+
+    spec = importlib.util.spec_from_file_location("cvbook_site", ROOT / "_ext" / "cvbook_site.py")
+    ext = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ext)
+
+    def context():
+        return {
+            "header_buttons": [
+                {"label": "source-repository-button", "url": PLACEHOLDER_REPOSITORY},
+                {
+                    "label": "launch-buttons",
+                    "buttons": [
+                        {"text": "Binder", "url": "https://mybinder.org/v2/gh/cvbook/cvbook/main"},
+                        {"text": "JupyterLab (local)", "url": "http://localhost:8888/lab/tree/x"},
+                    ],
+                },
+                {"label": "download-buttons", "buttons": [{"url": "../_sources/x.ipynb"}]},
+            ]
+        }
+
+    def app(url):
+        config = types.SimpleNamespace(
+            cvbook_placeholder_repository=PLACEHOLDER_REPOSITORY,
+            html_theme_options={"repository_url": url},
+        )
+        return types.SimpleNamespace(config=config)
+
+    ctx = context()
+    ext.hide_unpublished(app(PLACEHOLDER_REPOSITORY), "chapters/x", "page.html", ctx, None)
+    urls = str(ctx["header_buttons"])
+    assert "mybinder" not in urls and PLACEHOLDER_REPOSITORY not in urls
+    assert "localhost:8888" in urls and "_sources/x.ipynb" in urls
+    ctx = context()
+    ext.hide_unpublished(app("https://github.com/someone/cvbook"), "chapters/x", "p", ctx, None)
+    assert ctx == context()
