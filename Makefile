@@ -12,12 +12,17 @@ PYTEST := $(BIN)/python -m pytest -p no:cacheprovider
 TIMES  := _build/test-times.txt
 NBVAL_FLAGS := --nbval --nbval-current-env --nbval-cell-timeout=600 \
                --nbval-sanitize-with tests/nbval_sanitize.cfg
+# nbval and papermill run on both cores (pytest-xdist): whole notebooks (nbval, --dist
+# loadfile) or whole chapters (papermill, one xdist_group per chapter) per worker, so that
+# each kernel's outputs and each chapter's runs stay together. WORKERS=1 runs them in turn.
+WORKERS ?= 2
+xdist = $(if $(filter 1,$(WORKERS)),,-n $(WORKERS) --dist $(1))
 # Time a stage: $(call timed,name,command)
 timed = @mkdir -p _build; s=$$(date +%s); $(2); rc=$$?; e=$$(( $$(date +%s) - s )); \
         echo "[$(1)] $${e} s (exit $$rc)" | tee -a $(TIMES); exit $$rc
 
 .PHONY: help install book lab test unit unit-fast unit-min lint nbval papermill build browser \
-        chromium mathjax claims bench sweep coverage-run clean
+        chromium mathjax claims bench sweep coverage-run page clean
 
 help:  ## list every target
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## (.*)/  make \1\t\2/' | expand -t 22
@@ -36,18 +41,24 @@ book: install mathjax  ## execute every chapter and render the website into _bui
 	$(call timed,build,$(JB) build . -W --keep-going)
 	@echo "The book is in _build/html/index.html"
 
-# A root shell (common in containers) needs --allow-root.
-lab: install  ## open the chapters in JupyterLab (numbers and figures render after Run All)
-	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) chapters/
+# A root shell (common in containers) needs --allow-root. The website's "JupyterLab (local)"
+# launch entry points at http://localhost:8888/lab/tree/ (cvbook_local_lab_url in
+# _config.yml): the port is fixed (no silent move to 8889 when 8888 is taken), and the
+# browser that `make lab` opens is logged in, so the entry works in that browser.
+LAB_PORT ?= 8888
+lab: install  ## open the chapters in JupyterLab on port 8888 (the website's local launch entry)
+	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) \
+	    --ServerApp.port=$(LAB_PORT) --ServerApp.port_retries=0 chapters/
 
 test: install lint unit unit-min nbval papermill build browser  ## every check CI runs
 	@echo "--- wall times ---"; cat $(TIMES)
 
 # Lint and format (ruff), and no committed chapter carries volatile execution metadata.
-lint: install  ## ruff check + ruff format --check; chapters free of execution timestamps
+lint: install  ## ruff check + ruff format --check; chapters free of execution timestamps, parameters typed
 	$(call timed,lint,$(BIN)/ruff check cvbook tests benchmarks tools _ext && \
 	    $(BIN)/ruff format --check cvbook tests benchmarks tools _ext && \
-	    $(BIN)/python tools/strip_notebooks.py --check chapters/*.ipynb)
+	    $(BIN)/python tools/strip_notebooks.py --check chapters/*.ipynb && \
+	    $(BIN)/python tools/annotate_parameters.py --check chapters/*.ipynb)
 
 UNIT_ARGS := tests --doctest-modules cvbook --ignore=tests/test_papermill.py \
              --ignore=tests/test_site.py --ignore=tests/test_lab.py --ignore=tests/test_claims.py
@@ -59,7 +70,7 @@ unit-fast: install  ## the unit tests without those marked slow (the inner loop)
 	$(PYTEST) $(UNIT_ARGS) -m "not slow"
 
 nbval: install  ## strict nbval: re-execution reproduces the committed outputs
-	$(call timed,nbval,$(PYTEST) $(NBVAL_FLAGS) $$($(BIN)/python tests/booktoc.py))
+	$(call timed,nbval,$(PYTEST) $(call xdist,loadfile) $(NBVAL_FLAGS) $$($(BIN)/python tests/booktoc.py))
 
 # The unit tests in a second, cached environment pinned to the declared minimum versions
 # (constraints-min.txt): proves the floors in pyproject.toml. Built once (stamp file).
@@ -80,7 +91,7 @@ unit-min: $(STAMP_MIN)  ## unit tests and doctests at the minimum versions (cach
 	    --ignore=tests/booktoc.py --ignore=tests/test_book.py --ignore=tests/test_environment.py)
 
 papermill: install  ## every chapter re-run by papermill: parameters, bad values, other seeds
-	$(call timed,papermill,$(PYTEST) tests/test_papermill.py)
+	$(call timed,papermill,$(PYTEST) $(call xdist,loadgroup) tests/test_papermill.py)
 
 # --all: re-read and re-execute every page even after `make book`, so the check is never stale.
 build: install mathjax  ## jupyter-book build -W of the whole book (forced re-execution)
@@ -114,6 +125,15 @@ mathjax: $(MATHJAX_STATIC)  ## bundle MathJax 3 into the site (npm registry, onc
 browser: install chromium mathjax  ## the built site and a chapter in JupyterLab, in headless Chromium
 	$(call timed,browser,CVBOOK_REQUIRE_SITE=1 $(PYTEST) tests/test_site.py tests/test_lab.py)
 
+# A chapter re-run by papermill, as a page: `make page NB=/tmp/ch2.ipynb` builds a one-chapter
+# site (the chapter, executed again with the parameters papermill injected, so every number,
+# figure and reference is that run's; the bibliography; MathJax bundled) in
+# _build/page/<name>/_build/html/index.html, readable offline.
+NB ?=
+page: install mathjax  ## a papermill output as an offline page: make page NB=/tmp/ch2.ipynb
+	@test -n "$(NB)" || { echo "usage: make page NB=path/to/notebook.ipynb"; exit 2; }
+	$(BIN)/python tools/page.py $(NB)
+
 clean:  ## remove the build (the site, screenshots, MathJax copies)
 	rm -rf _build
 
@@ -134,4 +154,5 @@ coverage-run: install  ## the large coverage run behind chapter 6's committed fi
 bench: install  ## speed benchmarks; each prints ratios against a baseline in the same process
 	$(BIN)/python benchmarks/bench_simulation_parallel.py
 	$(BIN)/python benchmarks/bench_loo.py
+	$(BIN)/python benchmarks/bench_intervals.py --no-save
 	$(if $(DATA_HOME),CVBOOK_DATA=$(DATA_HOME)) $(BIN)/python benchmarks/bench_ckcv.py

@@ -12,7 +12,12 @@
   Binder button is built by sphinx-book-theme from the one setting ``repository.url``
   of ``_config.yml``; a reader who cloned the book and ran ``make lab`` has a JupyterLab
   server on this machine already, at ``cvbook_local_lab_url`` (``sphinx.config``), whose
-  root is ``chapters/``.
+  root is ``chapters/``;
+* while ``repository.url`` is still the placeholder ``cvbook_placeholder_repository``
+  (the repository is not yet published), the buttons built from it -- Binder and the
+  repository link -- are left out (``hide_unpublished``): they would lead nowhere;
+* ``cvbook.js`` (``_assets/``): the phone's navigation toggles open their drawers (the
+  theme, pydata-sphinx-theme 0.17, binds only the first of each kind, hidden on phones).
 """
 
 from __future__ import annotations
@@ -154,11 +159,50 @@ def add_local_lab(app, pagename: str, templatename: str, context: dict[str, Any]
             )
 
 
+PLACEHOLDER_REPOSITORY = "https://github.com/cvbook/cvbook"
+
+
+def _repository_path(url: str) -> str:
+    """``https://github.com/org/repo`` -> ``org/repo`` (what Binder's URL carries)."""
+    return "/".join(url.rstrip("/").split("/")[-2:])
+
+
+def hide_unpublished(app, pagename: str, templatename: str, context: dict, doctree) -> None:
+    """Drop the buttons that point at the placeholder repository (Binder, repository)."""
+    placeholder = app.config.cvbook_placeholder_repository
+    repository = (app.config.html_theme_options or {}).get("repository_url", "") or ""
+    if not placeholder or repository.rstrip("/") != placeholder.rstrip("/"):
+        return
+    path = _repository_path(placeholder)
+
+    def dead(button) -> bool:
+        url = str(button.get("url", "")) if isinstance(button, dict) else ""
+        return url.startswith(placeholder) or f"/{path}/" in url or url.endswith(f"/{path}")
+
+    def prune(buttons: list) -> list:
+        kept = []
+        for button in buttons:
+            if isinstance(button, dict) and isinstance(button.get("buttons"), list):
+                button["buttons"] = prune(button["buttons"])
+                if not button["buttons"]:
+                    continue
+            elif dead(button):
+                continue
+            kept.append(button)
+        return kept
+
+    if isinstance(context.get("header_buttons"), list):
+        context["header_buttons"] = prune(context["header_buttons"])
+
+
 def setup(app) -> dict[str, Any]:
     _register_bibliography_style()
     app.add_config_value("cvbook_local_lab_url", DEFAULT_LAB_URL, "html")
+    app.add_config_value("cvbook_placeholder_repository", PLACEHOLDER_REPOSITORY, "html")
+    app.add_js_file("cvbook.js", loading_method="defer")
     app.connect("missing-reference", _resolve_reexport)
     app.connect("autodoc-skip-member", _skip_foreign_members)
     app.connect("html-page-context", _dedupe_scripts)
     app.connect("html-page-context", add_local_lab, priority=502)
+    app.connect("html-page-context", hide_unpublished, priority=503)
     return {"version": "2.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -14,6 +14,9 @@ chapters share so that each reads the same in all three:
   :func:`check_float_list` and :func:`check_seed` validate the ``parameters`` cell, in
   the cell right after it, so that a bad value fails at once with one line naming the
   parameter and what is allowed.
+* :func:`format_pm` writes a value and its standard error (``0.0123 ± 0.0045``) with
+  enough digits that the error is never shown as zero and no zero carries a minus
+  sign; every table of the book prints its ``±`` through it.
 * :func:`results_path` finds a committed record under ``results/``, wherever the
   notebook runs from.
 * :func:`int_seed` draws an integer seed for a sampler or a splitter from a generator.
@@ -21,8 +24,11 @@ chapters share so that each reads the same in all three:
 
 from __future__ import annotations
 
+import ast
+import difflib
 import math
 import numbers
+import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -32,35 +38,45 @@ import numpy as np
 __all__ = [
     "N",
     "ParameterError",
+    "ParameterTypeError",
     "Shown",
     "check_choice",
     "check_float",
     "check_float_list",
     "check_int",
     "check_int_list",
+    "check_parameter_names",
     "check_seed",
+    "format_number",
+    "format_pm",
     "int_seed",
     "publish",
     "published",
     "results_path",
+    "unknown_parameters",
+    "without_numpy_reprs",
 ]
 
 
 class Shown(str):
     """A formatted number that displays as itself (no quotes), in the prose and in a cell.
 
+    It has a ``text/plain`` representation only: that is the one MIME type which both
+    renderers of ``{eval}`` show *inside* the sentence (myst-nb as an inline span,
+    jupyterlab-myst as a ``<span>``). With ``text/markdown`` jupyterlab-myst renders a
+    block, which breaks the line after every number.
+
     Examples
     --------
     >>> Shown("0.125")
     0.125
+    >>> hasattr(Shown("1"), "_repr_markdown_")
+    False
     """
 
     __slots__ = ()
 
     def __repr__(self) -> str:
-        return str(self)
-
-    def _repr_markdown_(self) -> str:
         return str(self)
 
 
@@ -97,22 +113,143 @@ class Numbers:
 N = Numbers()
 
 
-def _format(value: Any, fmt: str | None) -> str:
+def _no_negative_zero(text: str) -> str:
+    """Drop the minus sign of a number that rounds to zero (``-0.000`` -> ``0.000``)."""
+    if text.startswith("-") and not any(ch in "123456789" for ch in text.split("e")[0]):
+        return text[1:]
+    return text
+
+
+def format_number(value: Any, fmt: str) -> str:
+    """Format a real number with a format spec, never showing a negative zero.
+
+    Examples
+    --------
+    >>> format_number(-0.00001, ".3f")
+    '0.000'
+    >>> format_number(-0.0123, ".3f")
+    '-0.012'
+    """
+    if not isinstance(fmt, str):
+        raise TypeError(f"fmt must be a format spec (str), got {type(fmt).__name__}")
+    value = _plain(value)
+    if not isinstance(value, numbers.Real) or isinstance(value, bool):
+        raise TypeError(f"value must be a real number, got {type(value).__name__}")
+    try:
+        text = format(float(value), fmt)
+    except (ValueError, OverflowError) as err:
+        raise ValueError(f"cannot format {value!r} with {fmt!r}: {err}") from None
+    return _no_negative_zero(text)
+
+
+def format_pm(value: Any, se: Any, *, digits: int = 3, sig: int = 2, scale: float = 1.0) -> str:
+    """Write ``value ± se`` with enough decimals that the standard error is not shown as 0.
+
+    Both numbers get the same number of decimals: ``digits``, or more when the standard
+    error is below ``10**-digits``, so that it shows ``sig`` significant digits. A zero
+    never carries a minus sign. A standard error of exactly zero (identical results) is
+    written ``± 0``. This is the one place the book formats a ``±``: every table goes
+    through it.
+
+    Parameters
+    ----------
+    value, se : float
+        The estimate and its standard error (finite, ``se >= 0``).
+    digits : int, default=3
+        The fewest decimals shown.
+    sig : int, default=2
+        Significant digits of a standard error smaller than ``10**-digits``.
+    scale : float, default=1.0
+        Multiply both before formatting (100 for percentages).
+
+    Examples
+    --------
+    >>> format_pm(0.1234, 0.0150)
+    '0.123 ± 0.015'
+    >>> format_pm(-0.00002, 0.000013)
+    '-0.000020 ± 0.000013'
+    >>> format_pm(-0.0000001, 0.0002)
+    '0.00000 ± 0.00020'
+    >>> format_pm(0.0, 0.0)
+    '0.000 ± 0'
+    """
+    value, se, scale = _plain(value), _plain(se), _plain(scale)
+    for name, x in (("value", value), ("se", se), ("scale", scale)):
+        if not isinstance(x, numbers.Real) or isinstance(x, bool):
+            raise TypeError(f"{name} must be a real number, got {type(x).__name__}")
+        if not math.isfinite(float(x)):
+            raise ValueError(f"{name} must be finite, got {x!r}")
+    if se < 0:
+        raise ValueError(f"se must be >= 0, got {se!r}")
+    for name, x, lo in (("digits", digits, 0), ("sig", sig, 1)):
+        if not _is_int(x) or not lo <= x <= 15:
+            raise ValueError(f"{name} must be an integer in [{lo}, 15], got {x!r}")
+    value, se = float(value) * float(scale), float(se) * float(scale)
+    decimals = int(digits)
+    if se > 0:
+        if se < 10.0**-digits:  # show `sig` significant digits of se
+            decimals = min(15, max(decimals, sig - 1 - math.floor(math.log10(se))))
+        se_text = f"{se:.{decimals}f}"
+    else:
+        se_text = "0"
+    return f"{_no_negative_zero(f'{value:.{decimals}f}')} ± {se_text}"
+
+
+_NUMPY_REPR = re.compile(r"\bnp\.(?:[a-z]+[0-9]*|str_|bool_)\(([^()]*)\)")
+
+
+def without_numpy_reprs(text: str) -> str:
+    """Write NumPy scalar reprs in a message as their values (``np.int64(-1)`` -> ``-1``).
+
+    NumPy 2 prints scalars as ``np.int64(-1)``; a library's message quoted in a chapter
+    (scikit-learn's "only one class: np.int64(-1)") reads better as the value.
+
+    Examples
+    --------
+    >>> without_numpy_reprs("the data contains only one class: np.int64(-1)")
+    'the data contains only one class: -1'
+    >>> without_numpy_reprs("labels [np.str_('a'), np.float64(0.5)]")
+    "labels ['a', 0.5]"
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    return _NUMPY_REPR.sub(r"\1", text)
+
+
+def _format(name: str, value: Any, fmt: str | None) -> str:
+    if fmt is not None and not isinstance(fmt, str):
+        raise TypeError(
+            f"cannot publish {name!r}: its format must be a str such as '.3f', got {fmt!r}"
+        )
     if isinstance(value, str):
-        return value if fmt is None else format(value, fmt)
+        return value if fmt is None else _format_with(name, value, fmt)
     if isinstance(value, (bool, np.bool_)):
         return str(bool(value))
     if isinstance(value, numbers.Integral):
-        return format(int(value), fmt or "d")
+        return _format_with(name, int(value), fmt or "d")
     if isinstance(value, numbers.Real):
         if fmt is None:
-            raise TypeError(f"give a format for the float {value!r}, e.g. (value, '.3f')")
-        return format(float(value), fmt)
-    raise TypeError(f"cannot publish a {type(value).__name__}; give a number or a string")
+            raise TypeError(
+                f"cannot publish {name!r}: the float {value!r} needs a format, "
+                f"e.g. {name}=({value!r}, '.3f')"
+            )
+        return _no_negative_zero(_format_with(name, float(value), fmt))
+    raise TypeError(
+        f"cannot publish {name!r}: a {type(value).__name__} is not a number or a string"
+    )
+
+
+def _format_with(name: str, value: Any, fmt: str) -> str:
+    try:
+        return format(value, fmt)
+    except (ValueError, TypeError, OverflowError) as err:
+        raise ValueError(
+            f"cannot publish {name!r}: the format {fmt!r} fails on {value!r} ({err})"
+        ) from None
 
 
 def _plain(value: Any) -> Any:
-    """A Python scalar for glue (myst-nb renders numpy scalars with their type name)."""
+    """A Python scalar for a NumPy scalar (``np.float64(0.5)`` -> ``0.5``)."""
     if isinstance(value, np.generic):
         return value.item()
     return value
@@ -139,13 +276,23 @@ def publish(values: Mapping[str, Any] | None = None, /, **named: Any) -> None:
     (0.123, 40)
     """
     items = {**(dict(values) if values is not None else {}), **named}
+    # Check every item before publishing any: a failing call publishes nothing and says
+    # so, naming the item at fault and the others it held back.
+    shown: dict[str, Shown] = {}
     for name, item in items.items():
-        if not isinstance(name, str) or not name.isidentifier():
-            raise ValueError(f"a published name must be an identifier, got {name!r}")
-        value, fmt = item if isinstance(item, tuple) and len(item) == 2 else (item, None)
-        if fmt is not None and not isinstance(fmt, str):
-            raise TypeError(f"the format of {name!r} must be a str, got {fmt!r}")
-        N._set(name, Shown(_format(_plain(value), fmt)))
+        try:
+            if not isinstance(name, str) or not name.isidentifier():
+                raise ValueError(f"a published name must be an identifier, got {name!r}")
+            value, fmt = item if isinstance(item, tuple) and len(item) == 2 else (item, None)
+            shown[name] = Shown(_format(name, _plain(value), fmt))
+        except (TypeError, ValueError) as err:
+            others = [repr(n) for n in items if n != name]
+            note = "nothing was published"
+            if others:
+                note = f"nothing of this call was published ({', '.join(others)} neither)"
+            raise type(err)(f"{err}; {note}") from None
+    for name, text in shown.items():
+        N._set(name, text)
 
 
 def published() -> dict[str, str]:
@@ -168,16 +315,33 @@ class ParameterError(ValueError):
     """A value of a chapter's ``parameters`` cell that the chapter cannot use."""
 
 
-def _fail(name: str, allowed: str, value: Any) -> None:
-    raise ParameterError(f"parameter {name!r} must be {allowed}; got {value!r}")
+class ParameterTypeError(ParameterError, TypeError):
+    """A parameter of the wrong kind (a string for a number...): also a ``TypeError``."""
+
+
+def _short_repr(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:40] + "..." + text[-12:]
+
+
+def _fail(name: str, allowed: str, value: Any, *, kind: bool = False) -> None:
+    cls = ParameterTypeError if kind else ParameterError
+    raise cls(f"parameter {name!r} must be {allowed}; got {_short_repr(value)}")
 
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
 
 
+def _is_real(value: Any) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+
+
 def check_int(name: str, value: Any, low: int | None = None, high: int | None = None) -> int:
     """Check that a parameter is an integer in ``[low, high]`` and return it.
+
+    A value of another kind (a float, a string, a bool) raises :class:`ParameterTypeError`
+    (a ``TypeError`` too), an integer out of range :class:`ParameterError`.
 
     Examples
     --------
@@ -187,15 +351,30 @@ def check_int(name: str, value: Any, low: int | None = None, high: int | None = 
     Traceback (most recent call last):
     ...
     cvbook.book.ParameterError: parameter 'm' must be an integer >= 10; got -5
+    >>> check_int("m", 4.0, low=10)
+    Traceback (most recent call last):
+    ...
+    cvbook.book.ParameterTypeError: parameter 'm' must be an integer >= 10; got 4.0
     """
+    check_parameter_names()
     allowed = "an integer" + _range_text(low, high)
-    if (
-        not _is_int(value)
-        or (low is not None and value < low)
-        or (high is not None and value > high)
-    ):
+    if not _is_int(value):
+        _fail(name, allowed, value, kind=True)
+    if (low is not None and value < low) or (high is not None and value > high):
         _fail(name, allowed, value)
     return int(value)
+
+
+def _float_allowed(low, high, open_low, open_high) -> str:
+    lo = "" if low is None else ("(" if open_low else "[") + f"{low:g}"
+    hi = "" if high is None else f"{high:g}" + (")" if open_high else "]")
+    if low is not None and high is not None:
+        return f"a number in {lo}, {hi}"
+    if low is not None:
+        return f"a number {'>' if open_low else '>='} {low:g}"
+    if high is not None:
+        return f"a number {'<' if open_high else '<='} {high:g}"
+    return "a finite number"
 
 
 def check_float(
@@ -209,6 +388,8 @@ def check_float(
 ) -> float:
     """Check that a parameter is a finite real number in a range and return it.
 
+    Integers are numbers too; one too large for a float (``10**400``) is out of range.
+
     Examples
     --------
     >>> check_float("delta", 0.05, 0, 1, open_low=True, open_high=True)
@@ -216,45 +397,58 @@ def check_float(
     >>> check_float("delta", "0.05", 0, 1, open_low=True, open_high=True)
     Traceback (most recent call last):
     ...
-    cvbook.book.ParameterError: parameter 'delta' must be a number in (0, 1); got '0.05'
+    cvbook.book.ParameterTypeError: parameter 'delta' must be a number in (0, 1); got '0.05'
+    >>> check_float("scale", 10**400)
+    Traceback (most recent call last):
+    ...
+    cvbook.book.ParameterError: parameter 'scale' must be a finite number; got 1000...
     """
-    lo = "" if low is None else ("(" if open_low else "[") + f"{low:g}"
-    hi = "" if high is None else f"{high:g}" + (")" if open_high else "]")
-    if low is not None and high is not None:
-        allowed = f"a number in {lo}, {hi}"
-    elif low is not None:
-        allowed = f"a number {'>' if open_low else '>='} {low:g}"
-    elif high is not None:
-        allowed = f"a number {'<' if open_high else '<='} {high:g}"
-    else:
-        allowed = "a finite number"
-    ok = isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
-    ok = ok and math.isfinite(float(value))
+    check_parameter_names()
+    allowed = _float_allowed(low, high, open_low, open_high)
+    if not _is_real(value):
+        _fail(name, allowed, value, kind=True)
+    try:
+        as_float = float(value)
+    except (OverflowError, ValueError):
+        as_float = math.inf
+    ok = math.isfinite(as_float)
     if ok and low is not None:
         ok = value > low if open_low else value >= low
     if ok and high is not None:
         ok = value < high if open_high else value <= high
     if not ok:
         _fail(name, allowed, value)
-    return float(value)
+    return as_float
 
 
 def check_choice(name: str, value: Any, choices: Iterable[Any]) -> Any:
-    """Check that a parameter is one of ``choices`` and return it.
+    """Check that a parameter is one of ``choices`` and return it (as a Python value).
+
+    NumPy scalars count as the Python value they hold (``np.str_("svm")`` is ``"svm"``);
+    a value of a kind none of the choices has raises :class:`ParameterTypeError`.
 
     Examples
     --------
     >>> check_choice("model", "svm", ["svm", "knn"])
     'svm'
+    >>> check_choice("model", np.str_("knn"), ["svm", "knn"])
+    'knn'
     >>> check_choice("model", "forest", ["svm", "knn"])
     Traceback (most recent call last):
     ...
     cvbook.book.ParameterError: parameter 'model' must be one of ['svm', 'knn']; got 'forest'
     """
-    choices = list(choices)
-    if not any(value == c and type(value) is type(c) for c in choices):
-        _fail(name, f"one of {choices!r}", value)
-    return value
+    check_parameter_names()
+    choices = [_plain(c) for c in choices]
+    plain = _plain(value)
+    if any(plain == c and type(plain) is type(c) for c in choices):
+        return plain
+    _fail(
+        name,
+        f"one of {choices!r}",
+        value,
+        kind=not any(type(plain) is type(c) for c in choices),
+    )
 
 
 def check_int_list(
@@ -269,15 +463,14 @@ def check_int_list(
     >>> check_int_list("sizes", [20, 0.5], low=1)
     Traceback (most recent call last):
     ...
-    cvbook.book.ParameterError: parameter 'sizes' must be a list of at least 1 integers >= 1; ...
+    cvbook.book.ParameterTypeError: parameter 'sizes' must be a list ...; got [20, 0.5]
     """
+    check_parameter_names()
     allowed = f"a list of at least {min_len} integers" + _range_text(low, high)
-    if (
-        not isinstance(value, (list, tuple))
-        or len(value) < min_len
-        or not all(
-            _is_int(v) and (low is None or v >= low) and (high is None or v <= high) for v in value
-        )
+    if not isinstance(value, (list, tuple)) or not all(_is_int(v) for v in value):
+        _fail(name, allowed, value, kind=True)
+    if len(value) < min_len or not all(
+        (low is None or v >= low) and (high is None or v <= high) for v in value
     ):
         _fail(name, allowed, value)
     return [int(v) for v in value]
@@ -300,19 +493,19 @@ def check_float_list(
     >>> check_float_list("delta_values", [0.05, 0.2], 0, 1, open_low=True, open_high=True)
     [0.05, 0.2]
     """
-    if not isinstance(value, (list, tuple)) or len(value) < min_len:
-        _fail(name, f"a list of at least {min_len} numbers", value)
+    check_parameter_names()
+    one = _float_allowed(low, high, open_low, open_high)
+    allowed = f"a list of at least {min_len} " + one.replace("a number", "numbers", 1)
+    if not isinstance(value, (list, tuple)) or not all(_is_real(v) for v in value):
+        _fail(name, allowed, value, kind=True)
+    if len(value) < min_len:
+        _fail(name, allowed, value)
     out = []
     for v in value:
         try:
             out.append(check_float(name, v, low, high, open_low=open_low, open_high=open_high))
-        except ParameterError as err:
-            _fail(
-                name,
-                "a list of "
-                + str(err).split(" must be ", 1)[1].split(";")[0].replace("a number", "numbers"),
-                value,
-            )
+        except ParameterError:
+            _fail(name, allowed, value)
     return out
 
 
@@ -325,6 +518,83 @@ def check_seed(name: str, value: Any) -> int:
     20261122
     """
     return check_int(name, value, low=0, high=2**63 - 1)
+
+
+#: The comment papermill writes at the top of the cell it injects (its Python translator).
+_INJECTED_HEADER = "# Parameters\n"
+
+
+def _assigned_names(source: str) -> list[str]:
+    """The names a cell assigns at top level, in order (``a = 1``, ``a: int = 1``)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    names: list[str] = []
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if isinstance(node, ast.AnnAssign):
+            targets = [node.target]
+        names += [t.id for t in targets if isinstance(t, ast.Name) and t.id not in names]
+    return names
+
+
+def unknown_parameters(parameters_source: str, injected_source: str) -> tuple[list, list]:
+    """The names papermill injected that the ``parameters`` cell does not define.
+
+    Returns ``(unknown, known)``: the injected names the chapter does not have, and the
+    chapter's parameters.
+
+    Examples
+    --------
+    >>> unknown_parameters("m = 40\\nseed = 1\\n", "# Parameters\\nn_sample = 500\\n")
+    (['n_sample'], ['m', 'seed'])
+    """
+    known = _assigned_names(parameters_source)
+    return [n for n in _assigned_names(injected_source) if n not in known], known
+
+
+def check_parameter_names() -> None:
+    """Fail when papermill injected a parameter the chapter does not have (a misspelt name).
+
+    Papermill injects its ``-p name value`` pairs in a cell tagged ``injected-parameters``
+    right after the ``parameters`` cell, and only warns about a name the chapter does not
+    define: a misspelt ``-p n_sample 500`` would run the whole default chapter. Every
+    ``check_*`` function of this module calls this first, so the check cell right after
+    the parameters fails at once, naming the unknown parameter and listing the
+    chapter's. It reads the two cells from IPython's input history (``In``) and does
+    nothing outside a kernel, or when the current cell does not follow an injected one.
+
+    Examples
+    --------
+    >>> check_parameter_names()  # outside a papermill run: nothing to check
+    """
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython comes with every kernel
+        return
+    shell = get_ipython()
+    history = getattr(shell, "user_ns", {}).get("In") if shell is not None else None
+    if not isinstance(history, list) or len(history) < 3:
+        return
+    injected, parameters = history[-2], history[-3]
+    if not isinstance(injected, str) or not injected.startswith(_INJECTED_HEADER):
+        return
+    unknown, known = unknown_parameters(str(parameters), injected)
+    if unknown:
+        raise ParameterError(_unknown_message(unknown, known))
+
+
+def _unknown_message(unknown: list[str], known: list[str]) -> str:
+    parts = []
+    for name in unknown:
+        close = difflib.get_close_matches(name, known, n=1)
+        parts.append(f"{name!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+    plural = "s" if len(unknown) > 1 else ""
+    return (
+        f"unknown parameter{plural} {', '.join(parts)}: this chapter's parameters are "
+        + ", ".join(known)
+    )
 
 
 def _range_text(low: Any, high: Any) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 import matplotlib as mpl
 import numpy as np
 
+from .book import format_pm
 from .validation import ArgumentTypeError, check_finite, check_float, check_int, check_integer_array
 
 __all__ = [
@@ -43,6 +44,11 @@ COLORS: dict[str, str] = {
 def use_book_style() -> None:
     """Set matplotlib's rcParams to the book's style (also fixes the figure size).
 
+    In a notebook it also asks the inline backend for ``retina`` figures: PNGs drawn at
+    twice the pixel density and shown at the same size (the look is unchanged), so that
+    labels stay sharp on high-density screens and when a phone's reader zooms a
+    two-panel figure (the website lets such a figure scroll at a legible width).
+
     Examples
     --------
     >>> use_book_style()
@@ -68,12 +74,26 @@ def use_book_style() -> None:
             ),
         }
     )
+    _use_retina_figures()
+
+
+def _use_retina_figures() -> None:
+    """2x PNGs for the inline backend, when running in an IPython kernel (else nothing)."""
+    try:
+        from IPython import get_ipython
+        from matplotlib_inline.backend_inline import set_matplotlib_formats
+    except ImportError:  # plain Python: matplotlib alone, no inline backend
+        return
+    if get_ipython() is not None:
+        set_matplotlib_formats("retina")
 
 
 def mean_std(values: Sequence[float] | np.ndarray, digits: int = 3, scale: float = 1.0) -> str:
     """Format values as ``"mean ± std"``, the book's way of reporting a spread.
 
-    The standard deviation uses ``ddof=1`` (a sample estimate).
+    The standard deviation uses ``ddof=1`` (a sample estimate). The text comes from
+    :func:`cvbook.book.format_pm`: more decimals than ``digits`` when the spread would
+    round to zero, and never a negative zero.
 
     Parameters
     ----------
@@ -90,6 +110,8 @@ def mean_std(values: Sequence[float] | np.ndarray, digits: int = 3, scale: float
     '0.200 ± 0.100'
     >>> mean_std([0.1, 0.2, 0.3], digits=1, scale=100)
     '20.0 ± 10.0'
+    >>> mean_std([-1e-6, 1e-6])
+    '0.0000000 ± 0.0000014'
     """
     digits = check_int(digits, "digits", minimum=0, maximum=20)
     scale = check_float(scale, "scale")
@@ -97,7 +119,7 @@ def mean_std(values: Sequence[float] | np.ndarray, digits: int = 3, scale: float
     if arr.size == 0:
         raise ValueError("values must be a non-empty array of finite numbers, got an empty one")
     std = arr.std(ddof=1) if arr.size > 1 else 0.0
-    return f"{arr.mean():.{digits}f} ± {std:.{digits}f}"
+    return format_pm(float(arr.mean()), float(std), digits=digits)
 
 
 def mark_truth(ax, value: float, label: str = "true risk") -> None:

@@ -14,20 +14,30 @@ Each chapter's notebook metadata ``cvbook`` declares
 Every parameter of the ``parameters`` cell must appear in ``changes_result`` or
 ``keeps_result``. The published numbers of a run (``cvbook.book.published()``) are read
 from one cell the test appends to the notebook it executes.
+
+Speed (the stage is the longest of ``make test``; most of a run is starting a kernel and
+importing scikit-learn): the tests of one chapter form one ``xdist_group``, so
+``pytest -n 2 --dist loadgroup`` (``make papermill``) gives each core whole chapters,
+and a chapter's runs are made once, by the worker that holds it, when its first test asks.
+The bad values of a chapter are tried in one kernel: the cells before the parameters
+once, then for each value the ``parameters`` cell, papermill's injected cell (made by
+papermill's own translator) and the check cell, in that order, as papermill runs them.
+A misspelt parameter name goes through a real papermill run.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import nbformat
 import papermill as pm
 import pytest
 from booktoc import chapter_notebooks
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
+from papermill.translators import translate_parameters
 
 NOTEBOOKS = chapter_notebooks()
 MARKER = "CVBOOK-PUBLISHED "
@@ -77,44 +87,72 @@ def _key(params: dict) -> str:
     return json.dumps(params, sort_keys=True)
 
 
-@pytest.fixture(scope="session")
-def runs(request, tmp_path_factory) -> dict:
-    """Every papermill run the selected tests need, executed up front in parallel.
+#: The runs each chapter has made in this process (one worker holds whole chapters).
+_RUNS: dict[str, dict] = {}
 
-    Each chapter runs once with its ``smoke`` parameters and once per perturbed
-    parameter; the runs are independent, so two worker processes (one per core)
-    halve the wall time. ``CVBOOK_PAPERMILL_WORKERS`` changes the number.
-    """
-    out_dir = str(tmp_path_factory.mktemp("papermill"))
-    wanted: set[tuple[str, str]] = set()
-    for item in request.session.items:
+
+def _needed(session, nb_path: Path) -> tuple[set, set, set]:
+    """The runs the selected tests of one chapter need: (normal, bad-value, misspelt)."""
+    ok, bad, misspelt = set(), set(), set()
+    smoke = _meta(nb_path).get("smoke", {})
+    for item in session.items:
         spec = getattr(item, "callspec", None)
-        if spec is None or "must_change" not in spec.params:
+        if spec is None or str(spec.params.get("nb_path")) != str(nb_path):
             continue
-        nb_path, name, value = spec.params["nb_path"], spec.params["name"], spec.params["value"]
-        smoke = _meta(nb_path).get("smoke", {})
-        wanted.add((str(nb_path), _key(smoke)))
-        wanted.add((str(nb_path), _key({**smoke, name: value})))
-    workers = int(os.environ.get("CVBOOK_PAPERMILL_WORKERS", "2"))
-    results: dict = {}
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = {
-            pool.submit(_execute, nb, params, out_dir): (nb, params)
-            for nb, params in sorted(wanted)
-        }
-        for future, key in futures.items():
-            try:
-                results[key] = future.result()
-            except Exception as exc:  # reported by the test that needs this run
-                results[key] = exc
-    return results
+        params = spec.params
+        if "must_change" in params:
+            ok.add(_key(smoke))
+            ok.add(_key({**smoke, params["name"]: params["value"]}))
+        if "fresh_seed" in params:
+            ok.add(_key({**smoke, "seed": params["fresh_seed"]}))
+        if "bad" in params:
+            bad.add(_key({params["name"]: params["bad"]}))
+        if "misspelt" in params:
+            misspelt.add(_key({**smoke, params["misspelt"]: params["value"]}))
+    return ok, bad, misspelt
 
 
-def _get(runs: dict, nb_path: Path, params: dict) -> dict[str, str]:
-    result = runs[(str(nb_path), _key(params))]
+@pytest.fixture
+def chapter_runs(request, tmp_path_factory):
+    """``chapter_runs(nb_path)``: every run the selected tests of that chapter need, made
+    the first time a test of the chapter asks (results cached for the worker)."""
+
+    def runs_of(nb_path: Path) -> dict:
+        if str(nb_path) not in _RUNS:
+            ok, bad, misspelt = _needed(request.session, nb_path)
+            out_dir = str(tmp_path_factory.mktemp(f"papermill-{nb_path.stem}"))
+            results: dict = {}
+            for params in sorted(ok):
+                try:
+                    results["ok", params] = _execute(str(nb_path), params, out_dir)
+                except Exception as exc:  # reported by the test that needs this run
+                    results["ok", params] = exc
+            for params in sorted(misspelt):
+                try:
+                    results["misspelt", params] = _execute_bad(str(nb_path), params, out_dir)
+                except Exception as exc:
+                    results["misspelt", params] = exc
+            if bad:
+                try:
+                    for params, result in _try_bad_values(nb_path, sorted(bad)).items():
+                        results["bad", params] = result
+                except Exception as exc:
+                    results.update({("bad", params): exc for params in bad})
+            _RUNS[str(nb_path)] = results
+        return _RUNS[str(nb_path)]
+
+    return runs_of
+
+
+def _get(runs: dict, kind: str, nb_path: Path, params: dict):
+    result = runs[kind, _key(params)]
     if isinstance(result, Exception):
         raise AssertionError(f"{nb_path.name} failed with parameters {params}: {result}")
     return result
+
+
+def _by_chapter(nb_path: Path, *values, id: str):
+    return pytest.param(nb_path, *values, id=id, marks=pytest.mark.xdist_group(nb_path.stem))
 
 
 def test_every_chapter_is_checked():
@@ -146,18 +184,19 @@ def _cases():
     for nb_path in NOTEBOOKS:
         meta = _meta(nb_path)
         for name, value in meta.get("changes_result", {}).items():
-            yield pytest.param(nb_path, name, value, True, id=f"{nb_path.stem}-{name}")
+            yield _by_chapter(nb_path, name, value, True, id=f"{nb_path.stem}-{name}")
         for name, value in meta.get("keeps_result", {}).items():
-            yield pytest.param(nb_path, name, value, False, id=f"{nb_path.stem}-{name}-invariant")
+            yield _by_chapter(nb_path, name, value, False, id=f"{nb_path.stem}-{name}-invariant")
 
 
 @pytest.mark.parametrize("nb_path, name, value, must_change", list(_cases()))
-def test_parameter_takes_effect(nb_path: Path, name: str, value, must_change: bool, runs: dict):
+def test_parameter_takes_effect(nb_path: Path, name: str, value, must_change: bool, chapter_runs):
+    runs = chapter_runs(nb_path)
     smoke = _meta(nb_path).get("smoke", {})
-    base = _get(runs, nb_path, smoke)
+    base = _get(runs, "ok", nb_path, smoke)
     assert base, f"{nb_path.name}: the smoke run published no value to compare"
     assert smoke.get(name) != value, f"{nb_path.name}: {name}={value!r} is the smoke value itself"
-    changed = _get(runs, nb_path, {**smoke, name: value})
+    changed = _get(runs, "ok", nb_path, {**smoke, name: value})
     assert changed.keys() == base.keys()
     differing = sorted(k for k in base if base[k] != changed[k])
     if must_change:
@@ -195,10 +234,10 @@ def _bad_cases():
                 default = None
             bad = _wrong_kind(default)
             if bad is not None:
-                yield pytest.param(nb_path, name, bad, id=f"{nb_path.stem}-{name}-kind")
+                yield _by_chapter(nb_path, name, bad, id=f"{nb_path.stem}-{name}-kind")
         for name, values in meta.get("bad_values", {}).items():
             for i, value in enumerate(values):
-                yield pytest.param(nb_path, name, value, id=f"{nb_path.stem}-{name}-range{i}")
+                yield _by_chapter(nb_path, name, value, id=f"{nb_path.stem}-{name}-range{i}")
 
 
 def _execute_bad(nb_path: str, params_json: str, out_dir: str) -> tuple[str, str, int, int] | None:
@@ -231,36 +270,101 @@ def _execute_bad(nb_path: str, params_json: str, out_dir: str) -> tuple[str, str
     return None
 
 
-@pytest.fixture(scope="session")
-def bad_runs(request, tmp_path_factory) -> dict:
-    out_dir = str(tmp_path_factory.mktemp("papermill_bad"))
-    wanted = set()
-    for item in request.session.items:
-        spec = getattr(item, "callspec", None)
-        if spec is None or "bad" not in spec.params:
-            continue
-        wanted.add((str(spec.params["nb_path"]), _key({spec.params["name"]: spec.params["bad"]})))
-    workers = int(os.environ.get("CVBOOK_PAPERMILL_WORKERS", "2"))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = {key: pool.submit(_execute_bad, key[0], key[1], out_dir) for key in wanted}
-        return {key: f.result() for key, f in futures.items()}
+def _try_bad_values(nb_path: Path, keys: list[str]) -> dict:
+    """Try each bad value in one kernel; return, per value, (error name, message, the
+    cell that failed: 'parameters', 'injected', 'check') or None when the check passed.
+
+    The cells before the ``parameters`` cell run once; then, for each value, the
+    ``parameters`` cell, the cell papermill would inject (papermill's translator) and the
+    first code cell after the parameters (the check), in papermill's order.
+    """
+    nb = nbformat.read(nb_path, as_version=4)
+    code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+    param = next(i for i in code if "parameters" in nb.cells[i].metadata.get("tags", []))
+    check = next(i for i in code if i > param)
+    client = NotebookClient(
+        nb,
+        timeout=600,
+        kernel_name=nb.metadata.get("kernelspec", {}).get("name", "python3"),
+        resources={"metadata": {"path": str(nb_path.parent)}},
+    )
+    results: dict = {}
+    with client.setup_kernel():
+        for i in code:
+            if i < param:
+                client.execute_cell(nb.cells[i], i)
+        for key in keys:
+            source = translate_parameters("python3", "python", json.loads(key), "Parameters")
+            injected = nbformat.v4.new_code_cell(source)
+            injected.metadata["tags"] = ["injected-parameters"]
+            steps = (("parameters", nb.cells[param]), ("injected", injected))
+            steps += (("check", nb.cells[check]),)
+            results[key] = None
+            for where, cell in steps:
+                try:
+                    client.execute_cell(cell, check)
+                except CellExecutionError as err:
+                    results[key] = (err.ename, err.evalue, where)
+                    break
+    return results
 
 
 @pytest.mark.parametrize("nb_path, name, bad", list(_bad_cases()))
-def test_bad_value_fails_at_once_naming_the_parameter(
-    nb_path: Path, name: str, bad, bad_runs: dict
-):
+def test_bad_value_fails_at_once_naming_the_parameter(nb_path: Path, name: str, bad, chapter_runs):
     """A bad value fails in the cell right after the injected parameters, with one
-    ParameterError line that names the parameter."""
-    result = bad_runs[(str(nb_path), _key({name: bad}))]
-    assert result is not None, f"{nb_path.name}: {name}={bad!r} ran to the end"
-    ename, evalue, index, check_cell = result  # the first code cell after the injected one
-    assert ename == "ParameterError", f"{nb_path.name}: {name}={bad!r} raised {ename}: {evalue}"
-    assert f"'{name}'" in evalue and "\n" not in evalue.strip(), evalue
-    assert index == check_cell, (
-        f"{nb_path.name}: {name}={bad!r} failed in cell {index}, "
-        f"not in the check right after the parameters ({check_cell})"
+    ParameterError line that names the parameter (a ParameterTypeError, a subclass that
+    is also a TypeError, for a value of the wrong kind)."""
+    result = _get(chapter_runs(nb_path), "bad", nb_path, {name: bad})
+    assert result is not None, f"{nb_path.name}: {name}={bad!r} passed the check cell"
+    ename, evalue, where = result
+    assert ename in {"ParameterError", "ParameterTypeError"}, (
+        f"{nb_path.name}: {name}={bad!r} raised {ename}: {evalue}"
     )
+    assert f"'{name}'" in evalue and "\n" not in evalue.strip(), evalue
+    assert where == "check", (
+        f"{nb_path.name}: {name}={bad!r} failed in the {where} cell, "
+        "not in the check right after the parameters"
+    )
+
+
+def _misspelt(name: str, known) -> str:
+    for candidate in (name + "s", name[:-1], name + "_"):
+        if candidate not in known and candidate.isidentifier():
+            return candidate
+    raise AssertionError(name)  # pragma: no cover
+
+
+def _misspelt_cases():
+    for nb_path in NOTEBOOKS:
+        params = pm.inspect_notebook(str(nb_path))
+        name = next(iter(params))
+        yield _by_chapter(nb_path, _misspelt(name, params), 3, id=f"{nb_path.stem}-misspelt")
+
+
+@pytest.mark.parametrize("nb_path, misspelt, value", list(_misspelt_cases()))
+def test_a_misspelt_parameter_fails_at_once_naming_it(
+    nb_path: Path, misspelt: str, value, chapter_runs
+):
+    """``papermill -p <misspelt name> ...`` stops in the check cell, naming the unknown
+    parameter and listing the chapter's (papermill itself only warns)."""
+    smoke = _meta(nb_path).get("smoke", {})
+    result = _get(chapter_runs(nb_path), "misspelt", nb_path, {**smoke, misspelt: value})
+    assert result is not None, f"{nb_path.name}: -p {misspelt} {value} ran to the end"
+    ename, evalue, index, check_cell = result
+    assert ename == "ParameterError", f"{nb_path.name}: {ename}: {evalue}"
+    assert f"unknown parameter '{misspelt}'" in evalue, evalue
+    assert all(p in evalue for p in pm.inspect_notebook(str(nb_path))), evalue
+    assert index == check_cell, f"{nb_path.name}: failed in cell {index}, not {check_cell}"
+
+
+@pytest.mark.parametrize("nb_path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_help_notebook_shows_each_parameters_type(nb_path: Path):
+    """``papermill --help-notebook`` reads the annotations of the parameters cell
+    (``m: int = 40  # help``); without them it prints "Unknown type"
+    (``python tools/annotate_parameters.py chapters/NN.ipynb`` adds them)."""
+    params = pm.inspect_notebook(str(nb_path))
+    untyped = [n for n, info in params.items() if info["inferred_type_name"] in ("None", "")]
+    assert not untyped, f"{nb_path.name}: parameters without a type annotation: {untyped}"
 
 
 # --------------------------------------------------------------------------- other seeds
@@ -275,36 +379,13 @@ def _seed_cases():
         if "seed" not in pm.inspect_notebook(str(nb_path)):
             continue
         for seed in FRESH_SEEDS:
-            yield pytest.param(nb_path, seed, id=f"{nb_path.stem}-seed{seed}")
-
-
-@pytest.fixture(scope="session")
-def seed_runs(request, tmp_path_factory) -> dict:
-    out_dir = str(tmp_path_factory.mktemp("papermill_seeds"))
-    wanted = set()
-    for item in request.session.items:
-        spec = getattr(item, "callspec", None)
-        if spec is None or "fresh_seed" not in spec.params:
-            continue
-        nb_path = spec.params["nb_path"]
-        smoke = _meta(nb_path).get("smoke", {})
-        wanted.add((str(nb_path), _key({**smoke, "seed": spec.params["fresh_seed"]})))
-    workers = int(os.environ.get("CVBOOK_PAPERMILL_WORKERS", "2"))
-    results = {}
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = {key: pool.submit(_execute, key[0], key[1], out_dir) for key in wanted}
-        for key, future in futures.items():
-            try:
-                results[key] = future.result()
-            except Exception as exc:  # reported by its test
-                results[key] = exc
-    return results
+            yield _by_chapter(nb_path, seed, id=f"{nb_path.stem}-seed{seed}")
 
 
 @pytest.mark.parametrize("nb_path, fresh_seed", list(_seed_cases()))
-def test_smoke_run_finishes_under_a_fresh_seed(nb_path: Path, fresh_seed: int, seed_runs: dict):
+def test_smoke_run_finishes_under_a_fresh_seed(nb_path: Path, fresh_seed: int, chapter_runs):
     smoke = _meta(nb_path).get("smoke", {})
-    result = seed_runs[(str(nb_path), _key({**smoke, "seed": fresh_seed}))]
+    result = chapter_runs(nb_path)["ok", _key({**smoke, "seed": fresh_seed})]
     if isinstance(result, Exception):
         raise AssertionError(f"{nb_path.name} failed with seed={fresh_seed}: {result}")
     assert result, f"{nb_path.name}: the run under seed={fresh_seed} published nothing"

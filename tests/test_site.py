@@ -15,8 +15,15 @@ browser here: ``executable_path`` is the system's ``chromium``). For each page:
 * no request leaves the local server: MathJax is bundled into the site (``make mathjax``
   copies it into the site's ``_static/mathjax/``), so the pages render offline.
 
+At 390 px (a phone) every content page is opened again: nothing is wider than the
+window except inside a box that scrolls, no display equation is cut or overwritten by
+its number, and the visible toggles open the chapter list and the page's contents
+(screenshots of chapters 1 and 7 with the navigation open). Every page is scanned for a
+negative zero, a standard error printed as zero and a NumPy repr.
+
 It also checks that the search page finds "Clopper", that chapter pages offer the
-Binder and local-JupyterLab launch buttons and the ``.ipynb`` download, that every plot
+local-JupyterLab launch entry and the ``.ipynb`` download (Binder once the repository
+is published), that every plot
 of a chapter is a numbered figure with a caption, that the execution-time table lists
 every chapter as executed, that the API reference documents every module, and it saves
 a screenshot of each page under ``_build/screenshots/`` (the whole page for the landing
@@ -400,20 +407,37 @@ def test_search_finds_clopper(site: Path, open_page) -> None:
     print(f"search 'Clopper': {len(titles)} results: " + "; ".join(t[:60] for t in titles))
 
 
+def _repository_url() -> str:
+    import yaml
+
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    return str(config.get("repository", {}).get("url", "")).rstrip("/")
+
+
+#: The repository address of ``_config.yml`` until the repository is published
+#: (``cvbook_placeholder_repository``, ``_ext/cvbook_site.py``).
+PLACEHOLDER_REPOSITORY = "https://github.com/cvbook/cvbook"
+
+
 def test_chapters_offer_binder_and_ipynb(site: Path) -> None:
-    """Every notebook page has a Binder launch button (JupyterLab), a local-JupyterLab
-    launch entry (the server ``make lab`` starts) and an .ipynb download."""
+    """Every notebook page has a local-JupyterLab launch entry (the server ``make lab``
+    starts) and an .ipynb download; a Binder launch button (JupyterLab) and a repository
+    link once ``repository.url`` is set, and neither while it is the placeholder (they
+    would lead nowhere)."""
     notebooks = [rel for rel in PAGES if _source_suffix(rel) == ".ipynb"]
     if not notebooks:
         _unavailable("the site has no notebook page")
+    published = _repository_url() != PLACEHOLDER_REPOSITORY
     missing = []
     for rel in notebooks:
         html = (SITE / rel).read_text(encoding="utf-8")
         binder = re.search(r'href="https://mybinder\.org/v2/[^"]*"', html)
-        if not binder:
+        if published and not binder:
             missing.append(f"{rel}: no Binder launch button")
-        elif "urlpath=lab" not in binder.group(0):
+        elif published and "urlpath=lab" not in binder.group(0):
             missing.append(f"{rel}: Binder does not open JupyterLab ({binder.group(0)})")
+        elif not published and (binder or f'href="{PLACEHOLDER_REPOSITORY}' in html):
+            missing.append(f"{rel}: a button points at the placeholder repository")
         stem = rel[: -len(".html")]
         local = f'href="http://localhost:8888/lab/tree/{stem.split("/", 1)[-1]}.ipynb"'
         if local not in html:
@@ -486,3 +510,244 @@ def test_chapter_figures_have_captions(site: Path) -> None:
         if unnumbered:
             problems.append(f"{rel}: {len(unnumbered)} caption(s) without a figure number")
     assert not problems, "\n".join(problems)
+
+
+# --------------------------------------------------------------------------- on a phone
+
+#: A phone held upright (an iPhone 12-15 is 390 px wide in CSS pixels).
+PHONE = {"width": 390, "height": 844}
+
+_PHONE_LAYOUT = r"""
+() => {
+  const vw = document.documentElement.clientWidth;
+  const scrollBox = (el) => {
+    for (let a = el.parentElement; a && a !== document.documentElement; a = a.parentElement) {
+      const o = getComputedStyle(a).overflowX;
+      if ((o === 'auto' || o === 'scroll') && a.getBoundingClientRect().right <= vw + 1)
+        return true;  // a box that scrolls, itself within the window
+    }
+    return false;
+  };
+  const name = (el) => {
+    const cls = typeof el.className === 'string' ? el.className.trim().split(/\s+/) : [];
+    return el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
+      (cls[0] ? '.' + cls.slice(0, 2).join('.') : '');
+  };
+  const wide = [];
+  for (const el of document.querySelectorAll('.bd-container *')) {
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height || getComputedStyle(el).visibility === 'hidden') continue;
+    if ((r.right > vw + 1 || r.left < -1) && !scrollBox(el)) {
+      const parent = el.parentElement;
+      const pr = parent ? parent.getBoundingClientRect() : null;
+      // report the outermost only
+      if (pr && (pr.right > vw + 1 || pr.left < -1) && !scrollBox(parent)) continue;
+      const text = (el.textContent || '').trim().slice(0, 40);
+      wide.push(`${name(el)} spans ${Math.round(r.left)}..${Math.round(r.right)} px: "${text}"`);
+    }
+  }
+  const clipped = [];
+  for (const eq of document.querySelectorAll('mjx-container[display="true"]')) {
+    for (let a = eq; a && a !== document.body; a = a.parentElement) {
+      if (a.scrollWidth > a.clientWidth + 1) {
+        const o = getComputedStyle(a).overflowX;
+        if (o === 'hidden' || o === 'clip')
+          clipped.push(`${name(a)}: ${a.scrollWidth} px of formula in ${a.clientWidth} px, cut`);
+        break;
+      }
+    }
+    const number = eq.parentElement && eq.parentElement.querySelector(':scope > span.eqno');
+    if (number) {
+      const n = number.getBoundingClientRect();
+      const box = eq.getBoundingClientRect();
+      const formula = eq.firstElementChild ? eq.firstElementChild.getBoundingClientRect() : box;
+      const right = Math.min(box.right, formula.right);
+      const across = n.left < right - 1 && n.right > box.left + 1;
+      if (across && n.top < box.bottom - 1 && n.bottom > box.top + 1)
+        clipped.push(`equation number ${number.textContent.trim()} drawn over its formula`);
+    }
+  }
+  const width = document.documentElement.scrollWidth;
+  return {wide: wide.slice(0, 15), clipped: clipped, page: width > vw + 1 ? width : 0};
+}
+"""
+
+_VISIBLE = """
+(selector) => [...document.querySelectorAll(selector)].filter(el => {
+  const r = el.getBoundingClientRect();
+  return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden';
+}).length
+"""
+
+#: Pages whose navigation drawers are screenshotted open at 390 px.
+PHONE_SHOTS = ("chapters/01_risk_and_test_error.html", "chapters/07_intervals.html")
+CONTENT_PAGES = [rel for rel in PAGES if rel not in GENERATED]
+
+
+@pytest.fixture
+def open_phone_page(browser, base_url):
+    context = browser.new_context(viewport=PHONE, service_workers="block", device_scale_factor=2)
+    context.route(
+        "**/*",
+        lambda route: (
+            route.continue_() if route.request.url.startswith(base_url) else route.abort()
+        ),
+    )
+
+    def _open(rel: str):
+        page = context.new_page()
+        page.set_default_timeout(PAGE_TIMEOUT_MS)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(base_url + rel, wait_until="load")
+        page.evaluate(_WAIT_MATHJAX)
+        page.evaluate(_IMAGES)
+        page.evaluate("document.fonts.ready.then(() => true)")  # widths with the real fonts
+        page.wait_for_timeout(300)
+        return page, errors
+
+    yield _open
+    context.close()
+
+
+def _open_drawer(page, kind: str) -> str | None:
+    """Click the visible toggle of a drawer; None when it opened, else what went wrong."""
+    toggles = page.locator(f".{kind}-toggle:visible")
+    if toggles.count() == 0:
+        return f"no visible {kind} toggle"
+    toggles.first.click()
+    dialog = page.locator(f"#pst-{kind}-sidebar-modal")
+    try:
+        dialog.wait_for(state="visible", timeout=5000)
+    except Exception:
+        return f"the visible {kind} toggle did not open the navigation"
+    if page.evaluate(_VISIBLE, f"#pst-{kind}-sidebar-modal a") == 0:
+        return f"the {kind} navigation opened with no visible link"
+    return None
+
+
+@pytest.mark.parametrize("rel", CONTENT_PAGES or ["<no site>"])
+def test_page_on_a_phone(rel: str, site: Path, open_phone_page) -> None:
+    """At 390 px: nothing wider than the window except inside a box that scrolls, no
+    display equation cut or overwritten by its number, and the visible toggles open the
+    chapter list (and, where the page has one, its table of contents)."""
+    page, errors = open_phone_page(rel)
+    layout = page.evaluate(_PHONE_LAYOUT)
+    problems = []
+    if layout["page"]:
+        problems.append(f"the page scrolls sideways: {layout['page']} px wide at 390 px")
+    problems += [f"wider than the window, not in a scroll box: {w}" for w in layout["wide"]]
+    problems += [f"equation: {c}" for c in layout["clipped"]]
+    name = rel[: -len(".html")].replace("/", "__")
+    if rel in PHONE_SHOTS:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"phone_{name}.png"))
+    problem = _open_drawer(page, "primary")
+    if problem:
+        problems.append(problem)
+    elif rel in PHONE_SHOTS:
+        page.screenshot(path=str(SCREENSHOTS / f"phone_{name}_nav_open.png"))
+    page.keyboard.press("Escape")
+    page.wait_for_timeout(200)
+    if page.locator(".secondary-toggle").count():  # pages with a table of contents
+        problem = _open_drawer(page, "secondary")
+        if problem:
+            problems.append(problem)
+        elif rel in PHONE_SHOTS:
+            page.screenshot(path=str(SCREENSHOTS / f"phone_{name}_contents_open.png"))
+    problems += [f"uncaught exception: {e}" for e in errors]
+    assert not problems, f"{rel} at 390 px:\n  " + "\n  ".join(problems)
+
+
+# --------------------------------------------------------------------------- honest numbers
+
+#: What no page may print: a zero shown with a minus sign, a standard error shown as zero
+#: (cvbook.book.format_pm gives it enough digits), a NumPy repr (np.int64(-1)).
+DISHONEST = {
+    "negative zero": re.compile(r"(?<![\w.])[-−]0\.0+(?![0-9])"),
+    "zero standard error": re.compile(r"(?<![\d.])0\.0+ ± 0\.0+(?![0-9])"),
+    "NumPy repr": re.compile(r"\bnp\.(?:int|uint|float|complex|bool|str|bytes)[0-9]*_?\("),
+}
+
+#: Findings known at the time of writing, each removed by a chapter edit listed for the
+#: lead (cvbook.book.format_pm / format_number in the chapter's cells). A listed finding
+#: that is gone fails too, so that this list only shrinks.
+PENDING: dict[str, set[str]] = {
+    "chapters/03_kfold.html": {"negative zero"},
+    "chapters/04_loo.html": {"NumPy repr"},
+    "chapters/06_coverage.html": {"negative zero"},
+    "chapters/07_intervals.html": {"negative zero", "zero standard error"},
+}
+
+
+def _page_text(path: Path) -> str:
+    html = path.read_text(encoding="utf-8", errors="replace")
+    html = html[html.find('id="main-content"') :]
+    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    # the code itself (input cells, examples, inline code), not what it printed
+    html = re.sub(r'<code class="[^"]*\bliteral\b.*?</code>', " ", html, flags=re.S)
+    html = re.sub(
+        r'<div class="[^"]*\bhighlight-(?:ipython3|python|default|pycon)\b.*?</pre></div>\s*</div>',
+        " ",
+        html,
+        flags=re.S,
+    )
+    text = re.sub(r"<[^>]+>", "", html)
+    return re.sub(r"&minus;", "−", text.replace("&#177;", "±").replace("&plusmn;", "±"))
+
+
+@pytest.mark.parametrize("rel", CONTENT_PAGES or ["<no site>"])
+def test_page_prints_honest_numbers(rel: str, site: Path) -> None:
+    text = _page_text(site / rel)
+    found = {
+        kind: sorted({m.group(0) for m in pattern.finditer(text)})
+        for kind, pattern in DISHONEST.items()
+    }
+    found = {kind: hits for kind, hits in found.items() if hits}
+    expected = PENDING.get(rel, set())
+    new = {kind: hits for kind, hits in found.items() if kind not in expected}
+    gone = sorted(expected - set(found))
+    assert not new, f"{rel}: {new}"
+    assert not gone, f"{rel}: {gone} no longer found: remove them from PENDING"
+
+
+def test_buttons_to_the_placeholder_repository_are_left_out():
+    """_ext/cvbook_site.hide_unpublished drops Binder and the repository link while
+    repository.url is the placeholder, and keeps every button once it is not."""
+    import importlib.util
+    import types
+
+    spec = importlib.util.spec_from_file_location("cvbook_site", ROOT / "_ext" / "cvbook_site.py")
+    ext = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ext)
+
+    def context():
+        return {
+            "header_buttons": [
+                {"label": "source-repository-button", "url": PLACEHOLDER_REPOSITORY},
+                {
+                    "label": "launch-buttons",
+                    "buttons": [
+                        {"text": "Binder", "url": "https://mybinder.org/v2/gh/cvbook/cvbook/main"},
+                        {"text": "JupyterLab (local)", "url": "http://localhost:8888/lab/tree/x"},
+                    ],
+                },
+                {"label": "download-buttons", "buttons": [{"url": "../_sources/x.ipynb"}]},
+            ]
+        }
+
+    def app(url):
+        config = types.SimpleNamespace(
+            cvbook_placeholder_repository=PLACEHOLDER_REPOSITORY,
+            html_theme_options={"repository_url": url},
+        )
+        return types.SimpleNamespace(config=config)
+
+    ctx = context()
+    ext.hide_unpublished(app(PLACEHOLDER_REPOSITORY), "chapters/x", "page.html", ctx, None)
+    urls = str(ctx["header_buttons"])
+    assert "mybinder" not in urls and PLACEHOLDER_REPOSITORY not in urls
+    assert "localhost:8888" in urls and "_sources/x.ipynb" in urls
+    ctx = context()
+    ext.hide_unpublished(app("https://github.com/someone/cvbook"), "chapters/x", "p", ctx, None)
+    assert ctx == context()
