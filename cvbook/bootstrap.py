@@ -32,12 +32,12 @@ from sklearn.base import clone
 
 from .risk import LOSSES
 from .validation import (
-    ArgumentTypeError,
     check_1d_labels,
     check_bool,
     check_int,
     check_random_state,
     check_same_length,
+    check_train_test_splits,
     check_xy,
 )
 
@@ -210,43 +210,6 @@ class BootstrapEstimates:
         return self.n_bootstraps + 1
 
 
-def _check_splits(splits: Any, m: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    if isinstance(splits, (str, bytes)) or not isinstance(splits, Iterable):
-        raise ArgumentTypeError(
-            f"splits must be an iterable of (train, test) index arrays, got {type(splits).__name__}"
-        )
-    out = []
-    for b, pair in enumerate(splits):
-        try:
-            train, test = pair
-        except (TypeError, ValueError):
-            raise ArgumentTypeError(
-                f"splits[{b}] must be a pair (train, test) of index arrays"
-            ) from None
-        parts = []
-        for name, idx in (("train", train), ("test", test)):
-            idx = np.asarray(idx)
-            if idx.ndim != 1 or (idx.size and not np.issubdtype(idx.dtype, np.integer)):
-                raise ArgumentTypeError(
-                    f"splits[{b}] {name} indices must be a 1-d array of integers, "
-                    f"got dtype {idx.dtype} and shape {idx.shape}"
-                )
-            if idx.size and (idx.min() < 0 or idx.max() >= m):
-                raise ValueError(
-                    f"splits[{b}] {name} indices must lie in [0, {m - 1}], "
-                    f"got values from {idx.min()} to {idx.max()}"
-                )
-            parts.append(idx.astype(np.intp))
-        if parts[0].size == 0:
-            raise ValueError(f"splits[{b}] has an empty bootstrap sample")
-        if np.intersect1d(parts[0], parts[1]).size:
-            raise ValueError(f"splits[{b}]: an out-of-bag index is also in the sample")
-        out.append((parts[0], parts[1]))
-    if not out:
-        raise ValueError("splits must hold at least one (train, test) pair")
-    return out
-
-
 def _fit_predict(estimator: Any, X: np.ndarray, y: np.ndarray, train: np.ndarray) -> np.ndarray:
     """Fit a clone on the bootstrap sample and predict every point of ``S``."""
     return clone(estimator).fit(X[train], y[train]).predict(X)
@@ -305,7 +268,7 @@ def bootstrap_replicate_errors(
     """
     X, y = check_xy(X, y)
     per_point = LOSSES[_loss_name(loss)]
-    splits = _check_splits(splits, len(y))
+    splits = check_train_test_splits(splits, len(y), unique_train=False, allow_empty_test=True)
     preds = _replicates(estimator, X, y, splits, n_jobs)
     oob = np.array(
         [
@@ -393,7 +356,7 @@ def bootstrap_estimates(
     if splits is None:
         splits = BootstrapSplit(n_bootstraps, random_state=random_state, stratify=stratify)
         splits = splits.split(X, y)
-    splits = _check_splits(splits, len(y))
+    splits = check_train_test_splits(splits, len(y), unique_train=False, allow_empty_test=True)
     m, B = len(y), len(splits)
     preds = _replicates(estimator, X, y, splits, n_jobs)
     # Out-of-bag losses as an (B, m) matrix, NaN where the point was in the sample.

@@ -1043,12 +1043,19 @@ def check_n_jobs(n_jobs: Any, name: str = "n_jobs") -> int | None:
 
 
 def check_train_test_splits(
-    splits: Any, n_samples: int, name: str = "splits", *, min_train: int = 1
+    splits: Any,
+    n_samples: int,
+    name: str = "splits",
+    *,
+    min_train: int = 1,
+    unique_train: bool = True,
+    allow_empty_test: bool = False,
 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """User-given ``(train, test)`` index pairs: integer dtype, in ``[0, n_samples)``,
     no repeat, the test part non-empty, the training part at least ``min_train``
     points, and the two parts disjoint (a point scored by a model that saw it
-    gives an optimistic loss).
+    gives an optimistic loss). A bootstrap sample repeats its points
+    (``unique_train=False``) and may leave none out (``allow_empty_test=True``).
 
     Examples
     --------
@@ -1077,8 +1084,10 @@ def check_train_test_splits(
             raise ValueError(
                 f"{name}[{i}] must be a (train, test) pair of index arrays, got {_describe(pair)}"
             ) from None
-        train = check_index_array(train, f"{name}[{i}] train", n_samples, allow_empty=True)
-        test = check_index_array(test, f"{name}[{i}] test", n_samples)
+        train = check_index_array(
+            train, f"{name}[{i}] train", n_samples, allow_empty=True, unique=unique_train
+        )
+        test = check_index_array(test, f"{name}[{i}] test", n_samples, allow_empty=allow_empty_test)
         if train.size < min_train:
             raise ValueError(
                 f"{name}[{i}] train must hold at least {min_train} index(es), got {train.size}"
