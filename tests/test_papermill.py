@@ -19,10 +19,7 @@ Speed (the stage is the longest of ``make test``; most of a run is starting a ke
 importing scikit-learn): the tests of one chapter form one ``xdist_group``, so
 ``pytest -n 2 --dist loadgroup`` (``make papermill``) gives each core whole chapters,
 and a chapter's runs are made once, by the worker that holds it, when its first test asks.
-The bad values of a chapter are tried in one kernel: the cells before the parameters
-once, then for each value the ``parameters`` cell, papermill's injected cell (made by
-papermill's own translator) and the check cell, in that order, as papermill runs them.
-A misspelt parameter name goes through a real papermill run.
+Every bad value and misspelt name goes through a real papermill run.
 """
 
 from __future__ import annotations
@@ -35,9 +32,6 @@ import nbformat
 import papermill as pm
 import pytest
 from booktoc import chapter_notebooks
-from nbclient import NotebookClient
-from nbclient.exceptions import CellExecutionError
-from papermill.translators import translate_parameters
 
 NOTEBOOKS = chapter_notebooks()
 MARKER = "CVBOOK-PUBLISHED "
@@ -134,7 +128,7 @@ def chapter_runs(request, tmp_path_factory):
                     results["misspelt", params] = exc
             if bad:
                 try:
-                    for params, result in _try_bad_values(nb_path, sorted(bad)).items():
+                    for params, result in _try_bad_values(nb_path, sorted(bad), out_dir).items():
                         results["bad", params] = result
                 except Exception as exc:
                     results.update({("bad", params): exc for params in bad})
@@ -270,42 +264,17 @@ def _execute_bad(nb_path: str, params_json: str, out_dir: str) -> tuple[str, str
     return None
 
 
-def _try_bad_values(nb_path: Path, keys: list[str]) -> dict:
-    """Try each bad value in one kernel; return, per value, (error name, message, the
-    cell that failed: 'parameters', 'injected', 'check') or None when the check passed.
-
-    The cells before the ``parameters`` cell run once; then, for each value, the
-    ``parameters`` cell, the cell papermill would inject (papermill's translator) and the
-    first code cell after the parameters (the check), in papermill's order.
-    """
-    nb = nbformat.read(nb_path, as_version=4)
-    code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
-    param = next(i for i in code if "parameters" in nb.cells[i].metadata.get("tags", []))
-    check = next(i for i in code if i > param)
-    client = NotebookClient(
-        nb,
-        timeout=600,
-        kernel_name=nb.metadata.get("kernelspec", {}).get("name", "python3"),
-        resources={"metadata": {"path": str(nb_path.parent)}},
-    )
+def _try_bad_values(nb_path: Path, keys: list[str], out_dir: str) -> dict:
+    """Run the chapter with each bad value through papermill; return, per value, (error
+    name, message, where it failed: 'check' or 'cell N') or None when it ran to the end."""
     results: dict = {}
-    with client.setup_kernel():
-        for i in code:
-            if i < param:
-                client.execute_cell(nb.cells[i], i)
-        for key in keys:
-            source = translate_parameters("python3", "python", json.loads(key), "Parameters")
-            injected = nbformat.v4.new_code_cell(source)
-            injected.metadata["tags"] = ["injected-parameters"]
-            steps = (("parameters", nb.cells[param]), ("injected", injected))
-            steps += (("check", nb.cells[check]),)
+    for key in keys:
+        found = _execute_bad(str(nb_path), key, out_dir)
+        if found is None:
             results[key] = None
-            for where, cell in steps:
-                try:
-                    client.execute_cell(cell, check)
-                except CellExecutionError as err:
-                    results[key] = (err.ename, err.evalue, where)
-                    break
+            continue
+        ename, evalue, index, check = found
+        results[key] = (ename, evalue, "check" if index == check else f"cell {index}")
     return results
 
 
@@ -322,7 +291,7 @@ def test_bad_value_fails_at_once_naming_the_parameter(nb_path: Path, name: str, 
     )
     assert f"'{name}'" in evalue and "\n" not in evalue.strip(), evalue
     assert where == "check", (
-        f"{nb_path.name}: {name}={bad!r} failed in the {where} cell, "
+        f"{nb_path.name}: {name}={bad!r} failed in {where}, "
         "not in the check right after the parameters"
     )
 
