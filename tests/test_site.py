@@ -49,8 +49,8 @@ import functools
 import http.server
 import os
 import re
-import warnings
 import threading
+import warnings
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
