@@ -63,7 +63,10 @@ def test_upper_falls_as_the_test_set_grows_at_fixed_errors(k, extra, delta):
 def test_upper_loosens_as_delta_shrinks(kn, d1, d2):
     k, n = kn
     lo, hi = sorted((d1, d2))
-    assert clopper_pearson_upper(k, n, lo) >= clopper_pearson_upper(k, n, hi)
+    # up to 4 ulp: scipy's beta quantile at the minimum version steps back by an ulp or two
+    # between adjacent deltas (hypothesis found 1 ulp in a fresh-clone run)
+    up_lo, up_hi = clopper_pearson_upper(k, n, lo), clopper_pearson_upper(k, n, hi)
+    assert up_lo >= up_hi - 4 * np.spacing(up_hi)
 
 
 @given(counts, deltas)
