@@ -37,8 +37,13 @@ install:  ## create .venv and install the package with the book and test extras 
 	@rm -f $(TIMES); mkdir -p _build
 	$(call timed,install,$(MAKE) --no-print-directory $(STAMP))
 
+# tools/build_book.py is `jupyter-book build` reading (hence executing) BUILD_JOBS chapters
+# at a time; BUILD_JOBS=1 is plain `jupyter-book build`.
+BUILD_JOBS ?= 2
+BUILD := CVBOOK_BUILD_JOBS=$(BUILD_JOBS) $(BIN)/python tools/build_book.py
+
 book: install mathjax  ## execute every chapter and render the website into _build/html
-	$(call timed,build,$(JB) build . -W --keep-going)
+	$(call timed,build,$(BUILD) . -W --keep-going)
 	@echo "The book is in _build/html/index.html"
 
 # A root shell (common in containers) needs --allow-root. The website's "JupyterLab (local)"
@@ -95,7 +100,7 @@ papermill: install  ## every chapter re-run by papermill: parameters, bad values
 
 # --all: re-read and re-execute every page even after `make book`, so the check is never stale.
 build: install mathjax  ## jupyter-book build -W of the whole book (forced re-execution)
-	$(call timed,build,$(JB) build . --all -W --keep-going)
+	$(call timed,build,$(BUILD) . --all -W --keep-going)
 
 chromium:  ## install Debian's chromium for the browser tests (when absent)
 	@command -v chromium >/dev/null 2>&1 || { \

@@ -195,8 +195,33 @@ def hide_unpublished(app, pagename: str, templatename: str, context: dict, doctr
         context["header_buttons"] = prune(context["header_buttons"])
 
 
+#: Extensions jupyter-book loads that declare nothing about parallel reading, and why
+#: each is safe to read in parallel for the HTML builder. Sphinx then reads, hence
+#: executes, two chapters at a time (``tools/build_book.py`` asks for two processes).
+PARALLEL_SAFE_FOR_HTML = {
+    # loaded by sphinx-external-toc: it only replaces
+    # TocTreeCollector.assign_section_numbers, which Sphinx calls in the main process
+    # after the workers' environments are merged; no per-page state
+    "sphinx_multitoc_numbering",
+    # its transforms and builder-inited handler act only under the LaTeX builder
+    "sphinx_jupyterbook_latex",
+}
+
+
+def _declare_parallel_safe(app) -> None:
+    """Mark the extensions of :data:`PARALLEL_SAFE_FOR_HTML` parallel-read safe (HTML
+    builders only, and only where the extension itself is silent on the matter)."""
+    if app.builder is None or app.builder.format != "html":
+        return
+    for name in PARALLEL_SAFE_FOR_HTML:
+        ext = app.extensions.get(name)
+        if ext is not None and getattr(ext, "parallel_read_safe", None) is None:
+            ext.parallel_read_safe = True
+
+
 def setup(app) -> dict[str, Any]:
     _register_bibliography_style()
+    app.connect("builder-inited", _declare_parallel_safe)
     app.add_config_value("cvbook_local_lab_url", DEFAULT_LAB_URL, "html")
     app.add_config_value("cvbook_placeholder_repository", PLACEHOLDER_REPOSITORY, "html")
     app.add_js_file("cvbook.js", loading_method="defer")

@@ -308,6 +308,19 @@ def published() -> dict[str, str]:
     return {name: str(text) for name, text in values.items()}
 
 
+def clear_published() -> None:
+    """Forget every published number (a kernel that runs a chapter again from the top).
+
+    Examples
+    --------
+    >>> publish(doc_gone=1)
+    >>> clear_published()
+    >>> "doc_gone" in published()
+    False
+    """
+    object.__getattribute__(N, "_values").clear()
+
+
 # --- parameters ------------------------------------------------------------------------
 
 

@@ -314,3 +314,46 @@ def test_typography_leaves_code_math_and_markup_alone():
         "Clopper–Pearson – it’s “exact”\n\n| a | b |\n|---|---|\n`x--y` $a--b$ {cite}`k`\n---\n"
     )
     assert smarten(smarten(text)) == smarten(text)
+
+
+def test_build_book_reads_the_number_of_processes(monkeypatch):
+    tool = _tool("build_book")
+    monkeypatch.delenv("CVBOOK_BUILD_JOBS", raising=False)
+    assert tool.jobs_from_env() == 2
+    monkeypatch.setenv("CVBOOK_BUILD_JOBS", "1")
+    assert tool.jobs_from_env() == 1
+    for bad in ("0", "two", "-3"):
+        monkeypatch.setenv("CVBOOK_BUILD_JOBS", bad)
+        with pytest.raises(SystemExit, match="CVBOOK_BUILD_JOBS"):
+            tool.jobs_from_env()
+
+
+def test_the_extensions_declared_parallel_safe_are_silent_on_it():
+    """_ext/cvbook_site.py marks two of jupyter-book's extensions parallel-read safe; it
+    must do so only while they say nothing themselves (a later release that declares
+    them unsafe wins, and then this test says the list is stale)."""
+    import importlib
+
+    import sphinx.application
+
+    sys_path = str(ROOT / "_ext")
+    import sys
+
+    sys.path.insert(0, sys_path)
+    try:
+        site = importlib.import_module("cvbook_site")
+    finally:
+        sys.path.remove(sys_path)
+    for name in site.PARALLEL_SAFE_FOR_HTML:
+        module = importlib.import_module(name)
+
+        class FakeApp:
+            def __getattr__(self, attr):
+                return lambda *a, **k: None
+
+        metadata = module.setup(FakeApp()) or {}
+        assert "parallel_read_safe" not in metadata, (name, metadata)
+    assert sphinx.application  # the attribute Sphinx reads is Extension.parallel_read_safe
+    from sphinx.extension import Extension
+
+    assert Extension("x", None).parallel_read_safe is None

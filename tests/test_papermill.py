@@ -15,23 +15,44 @@ Every parameter of the ``parameters`` cell must appear in ``changes_result`` or
 ``keeps_result``. The published numbers of a run (``cvbook.book.published()``) are read
 from one cell the test appends to the notebook it executes.
 
-Speed (the stage is the longest of ``make test``; most of a run is starting a kernel and
-importing scikit-learn): the tests of one chapter form one ``xdist_group``, so
-``pytest -n 2 --dist loadgroup`` (``make papermill``) gives each core whole chapters,
-and a chapter's runs are made once, by the worker that holds it, when its first test asks.
-Every bad value and misspelt name goes through a real papermill run.
+How each run is made (the stage is the longest of ``make test``; a third of a papermill
+run is starting a kernel and importing scikit-learn, so the checks that only compare
+published numbers share one kernel per chapter):
+
+* **through papermill, each in a fresh kernel**, as a reader re-runs a chapter: the
+  smoke run; one fresh seed; one value of the wrong kind; one misspelt parameter name.
+* **in one kernel per chapter** (nbclient, the notebook parameterised by papermill's
+  own ``parameterize_notebook``, the kernel's namespace reset and the published numbers
+  cleared before each run): every ``changes_result`` and ``keeps_result`` value, a
+  second fresh seed, and the smoke run once more, last. That last run must publish
+  exactly what the papermill smoke run published, so state left by earlier runs in the
+  shared kernel would fail the test.
+* **in this process**: every other bad value. The notebook's cells up to the check cell
+  (the cell after the parameters) run as Python, with the assignments papermill would
+  inject; a real papermill run of one bad value per chapter must fail with exactly the
+  error the in-process run of that value reports, so the two paths are checked against
+  each other.
+
+The tests of one chapter form one ``xdist_group``: ``pytest -n 2 --dist loadgroup``
+(``make papermill``) gives each core whole chapters, and a chapter's runs are made once,
+by the worker that holds it, when its first test asks.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
+from contextlib import contextmanager
 from pathlib import Path
 
 import nbformat
 import papermill as pm
 import pytest
 from booktoc import chapter_notebooks
+from IPython.core.inputtransformer2 import TransformerManager
+from nbclient import NotebookClient
+from papermill.parameterize import parameterize_notebook
 
 NOTEBOOKS = chapter_notebooks()
 MARKER = "CVBOOK-PUBLISHED "
@@ -39,6 +60,13 @@ REPORT_CELL = (
     "import json as _json\nfrom cvbook.book import published as _published\n"
     f"print({MARKER!r} + _json.dumps(_published()))"
 )
+#: Run before each run in a shared kernel: an empty namespace, no published number.
+RESET_CELL = "%reset -f\nfrom cvbook.book import clear_published\nclear_published()"
+
+#: Seeds used nowhere else in the book or its tests: every chapter's smoke run must
+#: finish under them (degenerate draws are handled by design, never by luck). Chapter i
+#: runs seeds i and i + 1 (mod 5): one through papermill, one in the shared kernel.
+FRESH_SEEDS = (611953, 7368787, 98765431, 1000000007, 2147483629)
 
 
 def _meta(nb_path: Path) -> dict:
@@ -46,6 +74,20 @@ def _meta(nb_path: Path) -> dict:
     meta = nb.metadata.get("cvbook")
     assert meta is not None, f"{nb_path.name}: notebook metadata has no 'cvbook' entry"
     return meta
+
+
+def _smoke(nb_path: Path) -> dict:
+    return _meta(nb_path).get("smoke", {})
+
+
+def _has_seed(nb_path: Path) -> bool:
+    return "seed" in pm.inspect_notebook(str(nb_path))
+
+
+def _fresh_seeds(nb_path: Path) -> tuple[int, int]:
+    """(the seed run through papermill, the seed run in the shared kernel)."""
+    i = NOTEBOOKS.index(nb_path)
+    return FRESH_SEEDS[i % len(FRESH_SEEDS)], FRESH_SEEDS[(i + 1) % len(FRESH_SEEDS)]
 
 
 def published_values(nb: nbformat.NotebookNode) -> dict[str, str]:
@@ -57,53 +99,165 @@ def published_values(nb: nbformat.NotebookNode) -> dict[str, str]:
     raise AssertionError("the run printed no published numbers")
 
 
-def _execute(nb_path: str, params_json: str, out_dir: str) -> dict[str, str]:
-    """Run one notebook with papermill (in a worker process); return what it published."""
-    digest = hashlib.sha1(params_json.encode()).hexdigest()[:12]
-    out = Path(out_dir) / f"{Path(nb_path).stem}-{digest}.ipynb"
-    source = Path(out_dir) / "src" / f"{digest}-{Path(nb_path).name}"
-    source.parent.mkdir(exist_ok=True)
+def _key(params: dict) -> str:
+    return json.dumps(params, sort_keys=True)
+
+
+def _with_report(nb_path: Path) -> nbformat.NotebookNode:
     nb = nbformat.read(nb_path, as_version=4)
     nb.cells.append(nbformat.v4.new_code_cell(REPORT_CELL))
-    nbformat.write(nb, source)
+    return _as_papermill_loads(nb)
+
+
+def _as_papermill_loads(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """What papermill's loader adds before it parameterises: tags on every cell, and a
+    ``papermill`` metadata entry."""
+    for cell in nb.cells:
+        cell.metadata.setdefault("tags", [])
+    nb.metadata.setdefault("papermill", {})
+    return nb
+
+
+# --------------------------------------------------------------------------- three ways to run
+
+
+def _papermill(nb_path: Path, params_json: str, out_dir: str) -> dict[str, str]:
+    """Run one notebook with papermill in a fresh kernel; return what it published."""
+    digest = hashlib.sha1(params_json.encode()).hexdigest()[:12]
+    out = Path(out_dir) / f"{nb_path.stem}-{digest}.ipynb"
+    source = Path(out_dir) / "src" / f"{digest}-{nb_path.name}"
+    source.parent.mkdir(exist_ok=True)
+    nbformat.write(_with_report(nb_path), source)
     pm.execute_notebook(
         str(source),
         str(out),
         parameters=json.loads(params_json),
-        cwd=str(Path(nb_path).parent),
+        cwd=str(nb_path.parent),
         progress_bar=False,
         log_output=False,
     )
     return published_values(nbformat.read(out, as_version=4))
 
 
-def _key(params: dict) -> str:
-    return json.dumps(params, sort_keys=True)
+def _papermill_bad(nb_path: Path, params_json: str, out_dir: str):
+    """Run through papermill a notebook that must fail; return (error name, message,
+    index of the failing code cell, index of the check cell) or None when it ran to the end."""
+    digest = hashlib.sha1(params_json.encode()).hexdigest()[:12]
+    out = Path(out_dir) / f"bad-{nb_path.stem}-{digest}.ipynb"
+    try:
+        pm.execute_notebook(
+            str(nb_path),
+            str(out),
+            parameters=json.loads(params_json),
+            cwd=str(nb_path.parent),
+            progress_bar=False,
+            log_output=False,
+        )
+    except pm.PapermillExecutionError as err:
+        nb = nbformat.read(out, as_version=4)
+        code = [c for c in nb.cells if c.cell_type == "code"]
+        failed = [
+            i
+            for i, c in enumerate(code)
+            if any(o.get("output_type") == "error" for o in c.get("outputs", []))
+        ]
+        injected = next(
+            i for i, c in enumerate(code) if "injected-parameters" in c.metadata.get("tags", [])
+        )
+        return err.ename, err.evalue, failed[0] if failed else -1, injected + 1
+    return None
+
+
+@contextmanager
+def _shared_kernel(nb_path: Path):
+    """``run(params) -> published numbers``: runs of one chapter in one kernel."""
+    client = NotebookClient(
+        _with_report(nb_path),
+        timeout=600,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(nb_path.parent)}},
+    )
+
+    def run(params: dict) -> dict[str, str]:
+        reset = nbformat.v4.new_code_cell(RESET_CELL)
+        client.execute_cell(reset, 0, store_history=False)
+        nb = parameterize_notebook(_with_report(nb_path), params)
+        client.nb = nb
+        for index, cell in enumerate(nb.cells):
+            if cell.cell_type == "code":
+                client.execute_cell(cell, index)
+        return published_values(nb)
+
+    with client.setup_kernel():
+        yield run
+
+
+def _in_process_check(nb_path: Path, params: dict):
+    """Run, in this process, the code cells up to the check cell with the parameters
+    papermill would inject; return (error name, message, 'check' or 'cell N') or None."""
+    nb = parameterize_notebook(_as_papermill_loads(nbformat.read(nb_path, as_version=4)), params)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    injected = next(
+        i for i, c in enumerate(code) if "injected-parameters" in c.metadata.get("tags", [])
+    )
+    namespace: dict = {"__name__": "__main__"}
+    transform = TransformerManager().transform_cell
+    here = Path.cwd()
+    os.chdir(nb_path.parent)
+    try:
+        for i, cell in enumerate(code[: injected + 2]):
+            try:
+                exec(
+                    compile(transform(cell.source), f"<{nb_path.name} cell {i}>", "exec"), namespace
+                )
+            except Exception as err:
+                return type(err).__name__, str(err), "check" if i == injected + 1 else f"cell {i}"
+    finally:
+        os.chdir(here)
+    return None
+
+
+# --------------------------------------------------------------------------- the runs of a chapter
+
+
+def _first_kind_case(nb_path: Path) -> tuple[str, object] | None:
+    """The bad value that also goes through papermill: the first wrong-kind value."""
+    for name, info in pm.inspect_notebook(str(nb_path)).items():
+        bad = _wrong_kind(_default(info))
+        if bad is not None:
+            return name, bad
+    return None
 
 
 #: The runs each chapter has made in this process (one worker holds whole chapters).
 _RUNS: dict[str, dict] = {}
 
 
-def _needed(session, nb_path: Path) -> tuple[set, set, set]:
-    """The runs the selected tests of one chapter need: (normal, bad-value, misspelt)."""
-    ok, bad, misspelt = set(), set(), set()
-    smoke = _meta(nb_path).get("smoke", {})
+def _needed(session, nb_path: Path) -> tuple[set, set]:
+    """The runs the selected tests of one chapter need: (papermill runs, shared-kernel runs)."""
+    fresh, shared = set(), set()
+    smoke = _smoke(nb_path)
     for item in session.items:
         spec = getattr(item, "callspec", None)
         if spec is None or str(spec.params.get("nb_path")) != str(nb_path):
             continue
         params = spec.params
         if "must_change" in params:
-            ok.add(_key(smoke))
-            ok.add(_key({**smoke, params["name"]: params["value"]}))
-        if "fresh_seed" in params:
-            ok.add(_key({**smoke, "seed": params["fresh_seed"]}))
-        if "bad" in params:
-            bad.add(_key({params["name"]: params["bad"]}))
-        if "misspelt" in params:
-            misspelt.add(_key({**smoke, params["misspelt"]: params["value"]}))
-    return ok, bad, misspelt
+            fresh.add(_key(smoke))
+            shared.add(_key({**smoke, params["name"]: params["value"]}))
+        if "which_seed" in params:
+            seed = _fresh_seeds(nb_path)[params["which_seed"]]
+            (fresh if params["which_seed"] == 0 else shared).add(_key({**smoke, "seed": seed}))
+        if "shared_smoke" in params:
+            fresh.add(_key(smoke))
+    return fresh, shared
+
+
+def _guarded(run, *args):
+    try:
+        return run(*args)
+    except Exception as exc:  # reported by the test that needs this run
+        return exc
 
 
 @pytest.fixture
@@ -113,25 +267,34 @@ def chapter_runs(request, tmp_path_factory):
 
     def runs_of(nb_path: Path) -> dict:
         if str(nb_path) not in _RUNS:
-            ok, bad, misspelt = _needed(request.session, nb_path)
+            fresh, shared = _needed(request.session, nb_path)
             out_dir = str(tmp_path_factory.mktemp(f"papermill-{nb_path.stem}"))
             results: dict = {}
-            for params in sorted(ok):
+            for params in sorted(fresh):
+                results["papermill", params] = _guarded(_papermill, nb_path, params, out_dir)
+            if shared:
+                # the smoke run last: it must publish what the papermill smoke run did
+                smoke = _key(_smoke(nb_path))
+                order = [*sorted(shared - {smoke}), smoke]
                 try:
-                    results["ok", params] = _execute(str(nb_path), params, out_dir)
-                except Exception as exc:  # reported by the test that needs this run
-                    results["ok", params] = exc
-            for params in sorted(misspelt):
-                try:
-                    results["misspelt", params] = _execute_bad(str(nb_path), params, out_dir)
+                    with _shared_kernel(nb_path) as run:
+                        for params in order:
+                            results["shared", params] = _guarded(run, json.loads(params))
                 except Exception as exc:
-                    results["misspelt", params] = exc
-            if bad:
-                try:
-                    for params, result in _try_bad_values(nb_path, sorted(bad), out_dir).items():
-                        results["bad", params] = result
-                except Exception as exc:
-                    results.update({("bad", params): exc for params in bad})
+                    results.update(
+                        {("shared", p): exc for p in order if ("shared", p) not in results}
+                    )
+            kind = _first_kind_case(nb_path)
+            if kind is not None:
+                params = _key({kind[0]: kind[1]})
+                results["papermill-bad", params] = _guarded(
+                    _papermill_bad, nb_path, params, out_dir
+                )
+            name = _misspelt(
+                next(iter(pm.inspect_notebook(str(nb_path)))), pm.inspect_notebook(str(nb_path))
+            )
+            params = _key({**_smoke(nb_path), name: 3})
+            results["papermill-bad", params] = _guarded(_papermill_bad, nb_path, params, out_dir)
             _RUNS[str(nb_path)] = results
         return _RUNS[str(nb_path)]
 
@@ -141,7 +304,7 @@ def chapter_runs(request, tmp_path_factory):
 def _get(runs: dict, kind: str, nb_path: Path, params: dict):
     result = runs[kind, _key(params)]
     if isinstance(result, Exception):
-        raise AssertionError(f"{nb_path.name} failed with parameters {params}: {result}")
+        raise AssertionError(f"{nb_path.name} failed ({kind}) with parameters {params}: {result}")
     return result
 
 
@@ -174,6 +337,33 @@ def test_parameters_cell_is_declared(nb_path: Path):
     assert "seed" in meta.get("changes_result", {}) or "seed" not in params
 
 
+@pytest.mark.parametrize(
+    "nb_path, shared_smoke",
+    [_by_chapter(p, True, id=p.stem) for p in NOTEBOOKS],
+)
+def test_smoke_run_through_papermill(nb_path: Path, shared_smoke: bool, chapter_runs):
+    """The chapter runs through papermill at its smoke size, and publishes numbers."""
+    assert _get(chapter_runs(nb_path), "papermill", nb_path, _smoke(nb_path))
+
+
+@pytest.mark.parametrize(
+    "nb_path, shared_smoke",
+    [_by_chapter(p, True, id=p.stem) for p in NOTEBOOKS],
+)
+def test_shared_kernel_reproduces_the_papermill_run(
+    nb_path: Path, shared_smoke: bool, chapter_runs
+):
+    """The smoke run in the shared kernel, made after every other run there, publishes
+    exactly what the papermill run in a fresh kernel published: nothing leaks between
+    the runs that share a kernel."""
+    runs = chapter_runs(nb_path)
+    smoke = _smoke(nb_path)
+    fresh = _get(runs, "papermill", nb_path, smoke)
+    if ("shared", _key(smoke)) not in runs:
+        pytest.skip("no run of this chapter was made in the shared kernel")
+    assert _get(runs, "shared", nb_path, smoke) == fresh
+
+
 def _cases():
     for nb_path in NOTEBOOKS:
         meta = _meta(nb_path)
@@ -186,11 +376,11 @@ def _cases():
 @pytest.mark.parametrize("nb_path, name, value, must_change", list(_cases()))
 def test_parameter_takes_effect(nb_path: Path, name: str, value, must_change: bool, chapter_runs):
     runs = chapter_runs(nb_path)
-    smoke = _meta(nb_path).get("smoke", {})
-    base = _get(runs, "ok", nb_path, smoke)
+    smoke = _smoke(nb_path)
+    base = _get(runs, "papermill", nb_path, smoke)
     assert base, f"{nb_path.name}: the smoke run published no value to compare"
     assert smoke.get(name) != value, f"{nb_path.name}: {name}={value!r} is the smoke value itself"
-    changed = _get(runs, "ok", nb_path, {**smoke, name: value})
+    changed = _get(runs, "shared", nb_path, {**smoke, name: value})
     assert changed.keys() == base.keys()
     differing = sorted(k for k in base if base[k] != changed[k])
     if must_change:
@@ -215,6 +405,13 @@ def _wrong_kind(default):
     return None  # None or another kind: only the chapter's own bad_values apply
 
 
+def _default(info: dict):
+    try:
+        return eval(info["default"], {})  # literal defaults of the parameters cell
+    except Exception:
+        return None
+
+
 def _bad_cases():
     """One wrong-kind value per parameter, and the chapter's out-of-range values
     (metadata ``cvbook.bad_values``: parameter -> list of values)."""
@@ -222,11 +419,7 @@ def _bad_cases():
         params = pm.inspect_notebook(str(nb_path))
         meta = _meta(nb_path)
         for name, info in params.items():
-            try:
-                default = eval(info["default"], {})  # literal defaults of the parameters cell
-            except Exception:
-                default = None
-            bad = _wrong_kind(default)
+            bad = _wrong_kind(_default(info))
             if bad is not None:
                 yield _by_chapter(nb_path, name, bad, id=f"{nb_path.stem}-{name}-kind")
         for name, values in meta.get("bad_values", {}).items():
@@ -234,56 +427,12 @@ def _bad_cases():
                 yield _by_chapter(nb_path, name, value, id=f"{nb_path.stem}-{name}-range{i}")
 
 
-def _execute_bad(nb_path: str, params_json: str, out_dir: str) -> tuple[str, str, int, int] | None:
-    """Run a notebook that must fail; return (error name, message, index of the failing
-    cell, index of the check cell) or None when it ran to the end."""
-    digest = hashlib.sha1(params_json.encode()).hexdigest()[:12]
-    out = Path(out_dir) / f"bad-{Path(nb_path).stem}-{digest}.ipynb"
-    try:
-        pm.execute_notebook(
-            nb_path,
-            str(out),
-            parameters=json.loads(params_json),
-            cwd=str(Path(nb_path).parent),
-            progress_bar=False,
-            log_output=False,
-        )
-    except pm.PapermillExecutionError as err:
-        nb = nbformat.read(out, as_version=4)
-        code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
-        failed = [
-            i
-            for i in code
-            if any(o.get("output_type") == "error" for o in nb.cells[i].get("outputs", []))
-        ]
-        injected = next(
-            i for i in code if "injected-parameters" in nb.cells[i].metadata.get("tags", [])
-        )
-        check = next(i for i in code if i > injected)
-        return err.ename, err.evalue, failed[0] if failed else -1, check
-    return None
-
-
-def _try_bad_values(nb_path: Path, keys: list[str], out_dir: str) -> dict:
-    """Run the chapter with each bad value through papermill; return, per value, (error
-    name, message, where it failed: 'check' or 'cell N') or None when it ran to the end."""
-    results: dict = {}
-    for key in keys:
-        found = _execute_bad(str(nb_path), key, out_dir)
-        if found is None:
-            results[key] = None
-            continue
-        ename, evalue, index, check = found
-        results[key] = (ename, evalue, "check" if index == check else f"cell {index}")
-    return results
-
-
 @pytest.mark.parametrize("nb_path, name, bad", list(_bad_cases()))
-def test_bad_value_fails_at_once_naming_the_parameter(nb_path: Path, name: str, bad, chapter_runs):
+def test_bad_value_fails_at_once_naming_the_parameter(nb_path: Path, name: str, bad):
     """A bad value fails in the cell right after the injected parameters, with one
     ParameterError line that names the parameter (a ParameterTypeError, a subclass that
     is also a TypeError, for a value of the wrong kind)."""
-    result = _get(chapter_runs(nb_path), "bad", nb_path, {name: bad})
+    result = _in_process_check(nb_path, {name: bad})
     assert result is not None, f"{nb_path.name}: {name}={bad!r} passed the check cell"
     ename, evalue, where = result
     assert ename in {"ParameterError", "ParameterTypeError"}, (
@@ -294,6 +443,23 @@ def test_bad_value_fails_at_once_naming_the_parameter(nb_path: Path, name: str, 
         f"{nb_path.name}: {name}={bad!r} failed in {where}, "
         "not in the check right after the parameters"
     )
+
+
+@pytest.mark.parametrize(
+    "nb_path, shared_smoke",
+    [_by_chapter(p, True, id=p.stem) for p in NOTEBOOKS if _first_kind_case(p) is not None],
+)
+def test_bad_value_through_papermill_fails_as_checked_in_process(
+    nb_path: Path, shared_smoke: bool, chapter_runs
+):
+    """The in-process check of the bad values is faithful: a real papermill run of one
+    of them fails in the check cell with exactly the error the in-process run reports."""
+    name, bad = _first_kind_case(nb_path)
+    result = _get(chapter_runs(nb_path), "papermill-bad", nb_path, {name: bad})
+    assert result is not None, f"{nb_path.name}: {name}={bad!r} ran to the end in papermill"
+    ename, evalue, index, check = result
+    assert index == check, f"{nb_path.name}: failed in code cell {index}, not {check}"
+    assert _in_process_check(nb_path, {name: bad}) == (ename, evalue, "check")
 
 
 def _misspelt(name: str, known) -> str:
@@ -316,8 +482,8 @@ def test_a_misspelt_parameter_fails_at_once_naming_it(
 ):
     """``papermill -p <misspelt name> ...`` stops in the check cell, naming the unknown
     parameter and listing the chapter's (papermill itself only warns)."""
-    smoke = _meta(nb_path).get("smoke", {})
-    result = _get(chapter_runs(nb_path), "misspelt", nb_path, {**smoke, misspelt: value})
+    smoke = _smoke(nb_path)
+    result = _get(chapter_runs(nb_path), "papermill-bad", nb_path, {**smoke, misspelt: value})
     assert result is not None, f"{nb_path.name}: -p {misspelt} {value} ran to the end"
     ename, evalue, index, check_cell = result
     assert ename == "ParameterError", f"{nb_path.name}: {ename}: {evalue}"
@@ -338,23 +504,19 @@ def test_help_notebook_shows_each_parameters_type(nb_path: Path):
 
 # --------------------------------------------------------------------------- other seeds
 
-#: Seeds used nowhere else in the book or its tests: every chapter's smoke run must
-#: finish under each (degenerate draws are handled by design, never by luck).
-FRESH_SEEDS = (611953, 7368787, 98765431, 1000000007, 2147483629)
-
 
 def _seed_cases():
     for nb_path in NOTEBOOKS:
-        if "seed" not in pm.inspect_notebook(str(nb_path)):
+        if not _has_seed(nb_path):
             continue
-        for seed in FRESH_SEEDS:
-            yield _by_chapter(nb_path, seed, id=f"{nb_path.stem}-seed{seed}")
+        for which, seed in enumerate(_fresh_seeds(nb_path)):
+            how = "papermill" if which == 0 else "shared"
+            yield _by_chapter(nb_path, which, id=f"{nb_path.stem}-seed{seed}-{how}")
 
 
-@pytest.mark.parametrize("nb_path, fresh_seed", list(_seed_cases()))
-def test_smoke_run_finishes_under_a_fresh_seed(nb_path: Path, fresh_seed: int, chapter_runs):
-    smoke = _meta(nb_path).get("smoke", {})
-    result = chapter_runs(nb_path)["ok", _key({**smoke, "seed": fresh_seed})]
-    if isinstance(result, Exception):
-        raise AssertionError(f"{nb_path.name} failed with seed={fresh_seed}: {result}")
-    assert result, f"{nb_path.name}: the run under seed={fresh_seed} published nothing"
+@pytest.mark.parametrize("nb_path, which_seed", list(_seed_cases()))
+def test_smoke_run_finishes_under_a_fresh_seed(nb_path: Path, which_seed: int, chapter_runs):
+    seed = _fresh_seeds(nb_path)[which_seed]
+    kind = "papermill" if which_seed == 0 else "shared"
+    result = _get(chapter_runs(nb_path), kind, nb_path, {**_smoke(nb_path), "seed": seed})
+    assert result, f"{nb_path.name}: the run under seed={seed} published nothing"

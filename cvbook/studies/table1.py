@@ -339,7 +339,7 @@ def tie_fields(
 
     For k tuned, k = 5 and k = 10 (suffixes ``""``, ``_k5``, ``_k10``): ``n_tied`` is
     the number of rows whose mean ``L_MS`` equals the smallest up to
-    :data:`cvbook.ckcv.TIE_RTOL` (the selection's own rule: the first of them wins), and
+    ``cvbook.ckcv.TIE_RTOL`` (the selection's own rule: the first of them wins), and
     ``L_EE_tied`` the ``L_EE`` of each of them in row order, the selected row's first;
     the others are refit on the same splits (as :func:`refit_selected` does).
 
