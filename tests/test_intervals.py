@@ -64,7 +64,7 @@ def test_cv_wald_matches_hand_computation(data):
     est = LinearDiscriminantAnalysis()
     r = cv_wald_interval(est, X, y, n_splits=4, random_state=11)
     a = cv_wald_interval(est, X, y, n_splits=4, variance="all_pairs", random_state=11)
-    folds = intervals._kfold(y, 4, "zero_one", check_rng(11))
+    folds = intervals.kfold_splits(y, 4, "zero_one", check_rng(11))
     parts = [
         (clone(est).fit(X[tr], y[tr]).predict(X[te]) != y[te]).astype(float) for tr, te in folds
     ]
@@ -153,7 +153,7 @@ def test_nested_repetition_is_the_authors_algorithm(data):
     est = LinearDiscriminantAnalysis()
     K = 3
     out = intervals._nested_repetition(np.random.default_rng(4), est, X, y, K, "zero_one")
-    folds = [te for _, te in intervals._kfold(y, K, "zero_one", np.random.default_rng(4))]
+    folds = [te for _, te in intervals.kfold_splits(y, K, "zero_one", np.random.default_rng(4))]
 
     def errors(train, test):
         return (clone(est).fit(X[train], y[train]).predict(X[test]) != y[test]).astype(float)
