@@ -76,6 +76,7 @@ __all__ = [
     "corrected_t_interval",
     "cv_wald_interval",
     "holdout_interval",
+    "kfold_splits",
     "nested_cv_from_losses",
     "nested_cv_interval",
     "pointwise_loss",
@@ -258,8 +259,47 @@ def _seed(rng: np.random.Generator) -> int:
     return int(rng.integers(0, 2**31 - 1))
 
 
-def _kfold(y: np.ndarray, n_splits: int, loss: str, rng: np.random.Generator) -> list:
-    """Shuffled K-fold splits, stratified for the 0-1 loss (so every part keeps each class)."""
+def kfold_splits(
+    y: Any, n_splits: int, loss: str = "zero_one", random_state: Any = None
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Shuffled K-fold splits, the ones :func:`cv_wald_interval` and nested CV draw.
+
+    For the 0-1 loss the folds are stratified (every part keeps each class) when each
+    class has at least ``n_splits`` points; otherwise, and for the squared loss, they are
+    plain shuffled folds. Called with the seed given to :func:`cv_wald_interval`, it
+    returns that interval's folds, so a study can refit the K fold models.
+
+    Parameters
+    ----------
+    y : array_like of shape (n,)
+        Labels (0-1 loss) or targets (squared loss).
+    n_splits : int
+        K, in ``[2, n]``.
+    loss : {"zero_one", "squared"}, default="zero_one"
+    random_state : None, int or numpy Generator
+        One seed is drawn from it.
+
+    Returns
+    -------
+    list of (numpy.ndarray, numpy.ndarray)
+        ``K`` pairs ``(train indices, test indices)``; the test parts partition ``range(n)``.
+
+    Examples
+    --------
+    >>> folds = kfold_splits([0, 1] * 5, 5, random_state=0)
+    >>> len(folds), sorted(np.concatenate([te for _, te in folds]).tolist()) == list(range(10))
+    (5, True)
+    >>> kfold_splits([0, 1], 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: n_splits must be <= 2, got 3
+    """
+    _check_loss(loss)
+    y = np.asarray(y)
+    if y.ndim != 1 or y.size == 0:
+        raise ValueError(f"y must be a non-empty 1-d array, got shape {y.shape}")
+    n_splits = check_int(n_splits, "n_splits", minimum=2, maximum=len(y))
+    rng = check_rng(random_state)
     if loss == "zero_one":
         counts = np.unique(y, return_counts=True)[1]
         if counts.min() >= n_splits:
@@ -432,7 +472,7 @@ def cv_wald_interval(
             f"must be <= n / 2 = {n // 2}, got {n_splits}"
         )
     rng = check_rng(random_state)
-    splits = _kfold(y, n_splits, loss, rng)
+    splits = kfold_splits(y, n_splits, loss, rng)
     losses = split_losses(estimator, X, y, splits, loss, n_jobs)
     return _cv_wald_from_losses(losses, variance, alpha, n)
 
@@ -705,7 +745,7 @@ def _nested_repetition(
     rng: np.random.Generator, estimator, X, y, n_splits: int, loss: str
 ) -> dict[str, np.ndarray]:
     """One repetition of nested CV: (a, b) terms per outer fold, inner and outer losses."""
-    folds = [te for _, te in _kfold(y, n_splits, loss, rng)]
+    folds = [te for _, te in kfold_splits(y, n_splits, loss, rng)]
     K = n_splits
     n = len(y)
     everything = np.arange(n)

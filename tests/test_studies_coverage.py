@@ -24,6 +24,7 @@ from cvbook.studies.coverage import (
     binomial_se,
     coverage_interval,
     coverage_trial,
+    fold_spread_rule,
     format_table,
     paired_summary,
     run_coverage,
@@ -240,6 +241,21 @@ def test_select_records_aligns_repetitions(small_run):
     assert a["repeat"].tolist() == b["repeat"].tolist() == list(range(6))
     with pytest.raises(ValueError, match="lack the columns"):
         select_records(small_run, flavour="x")
+
+
+def test_fold_spread_rule_takes_mean_plus_two_std_apart(small_run):
+    for k in (3, 5):
+        out = fold_spread_rule(small_run, k=k, delta=0.05)
+        two_std = select_records(small_run, method="kfold_2std", k=k, delta=0.05)
+        assert np.allclose(out["mean"] + out["margin"], two_std["estimate"])
+        assert (out["margin"] >= 0).all()
+        # the 2-SE margin is sqrt(k) times narrower: where it holds, the rule holds
+        assert not (out["held_2se"] & ~out["held_2std"]).any()
+        assert np.median(out["rel_margin"]) == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="needs k"):
+        fold_spread_rule(small_run, delta=0.05)
+    with pytest.raises(ValueError, match="one kfold and one kfold_2std"):
+        fold_spread_rule(small_run, k=3)  # two deltas: two records per repetition
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,11 @@ each interval next to the two targets:
   model fitted on the training part for the hold-out, the model fitted on all
   ``n`` points for every cross-validation method;
 * the *expected* risk of the learner at that training size, the mean of the
-  conditional risks over the repetitions (its Monte Carlo error is reported).
+  conditional risks over the repetitions (its Monte Carlo error is reported);
+
+and next to each method's *own* target (:data:`OWN_TARGETS`, :func:`own_target`): the
+K-fold test error of the naive interval's fold models, and the expected risk at the
+training size of a split (``0.9 n``) for the corrected t and the conservative Z.
 
 Risks are exact for a linear learner on the two Gaussians and on twonorm
 (:meth:`~cvbook.datasets.synthetic.Twonorm.linear_rule_risk`); otherwise they come from
@@ -19,7 +23,14 @@ first ten coordinates and LDA on the last ten have the same expected risk at
 every training size -- a true null by construction. LDA on the first ten
 against LDA on the first four is a known difference. Every test of
 :mod:`cvbook.compare` runs on each data set; the rejection rate is the
-type-I error under the null and the power under the difference.
+type-I error under the null and the power under the difference -- except McNemar's,
+whose null (equal risks of the two fitted models) is false on every data set, so
+its rate under the learners' null is a rejection rate, not a size. Each comparison also
+records the gap of the learners at the test's own training size.
+
+**Nested CV's bias factor.** :func:`run_nested_learning_curve` measures the learner's
+risks at nested CV's inner and outer training sizes and at ``n`` on the same points;
+:func:`bias_factor` reads off the factor its bias correction needs.
 
 Every repetition goes through :func:`cvbook.simulation.repeat`, seeded per
 task, so results are the same for any ``n_jobs``. The long run's command line
@@ -56,6 +67,7 @@ from ..intervals import (
     corrected_t_interval,
     cv_wald_interval,
     holdout_interval,
+    kfold_splits,
     nested_cv_interval,
     random_splits,
 )
@@ -65,17 +77,22 @@ from ..validation import check_int, check_open_unit, check_rng
 __all__ = [
     "DESIGNS",
     "INTERVAL_LEARNERS",
+    "OWN_TARGETS",
     "SETTINGS",
     "SubsetLDA",
+    "bias_factor",
     "comparison_trial",
     "coverage_hits",
     "format_comparison_table",
     "format_interval_table",
     "interval_trial",
     "make_learner",
+    "nested_learning_curve_trial",
+    "own_target",
     "rejections",
     "run_comparisons",
     "run_intervals",
+    "run_nested_learning_curve",
     "summarize_comparisons",
     "summarize_intervals",
 ]
@@ -206,17 +223,20 @@ def interval_trial(
 
     Returns
     -------
-    numpy.ndarray of shape (n_records, 9)
+    numpy.ndarray of shape (n_records, 13)
         Columns ``n, method index, estimate, lower, upper, n_fits, risk of the
         model the interval speaks of, risk of the model fitted on all n, standard
-        error of those risks``.
+        error of those risks``, then ``risk_kfold`` (the K-fold test error: mean
+        risk of the naive interval's K fold models), ``risk_sub`` (risk of one
+        model fitted on ``n_sub`` points, the corrected t's training size),
+        ``n_sub`` and the standard error of those two risks.
 
     Examples
     --------
     >>> rows = interval_trial(np.random.default_rng(0), "twonorm", "lda", [60],
     ...                       settings={"nested_cv": {"n_splits": 3, "n_repeats": 2}})
     >>> rows.shape
-    (6, 9)
+    (6, 13)
     """
     dist = make_distribution(distribution)
     est = make_learner(learner)
@@ -237,15 +257,28 @@ def interval_trial(
             holdout_interval(est, X, y, method="wald", alpha=alpha, random_state=seed, **ho),
             holdout_interval(est, X, y, alpha=alpha, random_state=seed, **ho),
         ]
+        seeds = {}
         for fn, key in (
             (cv_wald_interval, "cv_wald"),
             (corrected_t_interval, "corrected_t"),
             (conservative_z_interval, "conservative_z"),
             (nested_cv_interval, "nested_cv"),
         ):
-            results.append(
-                fn(est, X, y, alpha=alpha, **cfg[key], random_state=int(rng.integers(0, 2**31 - 1)))
-            )
+            seeds[key] = int(rng.integers(0, 2**31 - 1))
+            results.append(fn(est, X, y, alpha=alpha, **cfg[key], random_state=seeds[key]))
+        # the naive interval's own target, the K-fold test error: the mean risk of its K fold
+        # models (the same folds: cv_wald_interval draws them from its seed exactly so)
+        folds = kfold_splits(
+            y, cfg["cv_wald"].get("n_splits", 10), "zero_one", check_rng(seeds["cv_wald"])
+        )
+        fold_risks = [risk(clone(est).fit(X[tr], y[tr])) for tr, _ in folds]
+        kfold_risk = float(np.mean([r for r, _ in fold_risks]))
+        kfold_se = float(np.sqrt(np.mean([s**2 for _, s in fold_risks])))
+        # one model at the corrected t's (and conservative Z's) training size: the points are
+        # i.i.d., so the first n_train of them are a random training set of that size, and the
+        # mean of these risks over the data sets estimates Err at n_train
+        n_train = results[3].train_size
+        sub_risk, sub_se = risk(clone(est).fit(X[:n_train], y[:n_train]))
         for r in results:
             own, own_se = (
                 (ho_risk, ho_se) if r.method.startswith("holdout") else (full_risk, full_se)
@@ -261,6 +294,10 @@ def interval_trial(
                     own,
                     full_risk,
                     max(own_se, full_se),
+                    kfold_risk,
+                    sub_risk,
+                    n_train,
+                    max(kfold_se, sub_se),
                 )
             )
     return np.array(rows, dtype=float)
@@ -285,7 +322,10 @@ def run_intervals(
     -------
     dict of numpy.ndarray
         Columns ``distribution, learner, repeat, n, method, estimate, lower, upper,
-        n_fits, risk`` (the conditional target), ``risk_full`` and ``risk_se``.
+        n_fits, risk`` (the conditional target), ``risk_full`` and ``risk_se``;
+        ``risk_kfold`` (the K-fold test error of the naive interval's folds),
+        ``risk_sub`` (risk of a model fitted on ``n_sub`` points, the training size of
+        the corrected t and conservative Z) and ``risk_sub_se`` (the SE of those two).
 
     Examples
     --------
@@ -330,12 +370,89 @@ def run_intervals(
         "risk": table[:, 6],
         "risk_full": table[:, 7],
         "risk_se": table[:, 8],
+        "risk_kfold": table[:, 9],
+        "risk_sub": table[:, 10],
+        "n_sub": table[:, 11].astype(int),
+        "risk_sub_se": table[:, 12],
     }
 
 
 def _cp(k: int, n: int, alpha: float = 0.05) -> tuple[float, float]:
     lo, hi = clopper_pearson_interval(int(k), int(n), alpha)
     return float(lo), float(hi)
+
+
+#: Each interval's own target: ``"risk"`` (the conditional risk of the model it speaks of),
+#: ``"risk_kfold"`` (the K-fold test error, per data set) or ``"Err_sub"`` (the expected risk
+#: at the method's training size, the mean of ``risk_sub`` over the data sets of a design and
+#: size).
+OWN_TARGETS: dict[str, str] = {
+    "holdout_wald": "risk",
+    "holdout_cp": "risk",
+    "cv_wald": "risk_kfold",
+    "corrected_t": "Err_sub",
+    "conservative_z": "Err_sub",
+    "nested_cv": "risk",
+}
+
+
+def own_target(records: Mapping[str, np.ndarray]) -> np.ndarray:
+    """The value of each record's own target (:data:`OWN_TARGETS`), one entry per record.
+
+    ``Err_sub`` is the mean of ``risk_sub`` over the records of the same distribution,
+    learner, size and method (one per data set); its Monte Carlo error is that of a mean.
+
+    Parameters
+    ----------
+    records : dict of numpy.ndarray
+        As returned by :func:`run_intervals` (or several concatenated), with the columns
+        ``risk_kfold`` and ``risk_sub`` (runs before these were recorded lack them).
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (n_records,)
+        Records of a method missing from :data:`OWN_TARGETS` get NaN.
+
+    Raises
+    ------
+    ValueError
+        If a column the targets need is missing.
+
+    Examples
+    --------
+    >>> rec = {"distribution": np.array(["a", "a"]), "learner": np.array(["l", "l"]),
+    ...        "n": np.array([50, 50]), "method": np.array(["corrected_t"] * 2),
+    ...        "risk": np.array([0.1, 0.2]), "risk_kfold": np.array([0.1, 0.2]),
+    ...        "risk_sub": np.array([0.3, 0.5])}
+    >>> own_target(rec).tolist()
+    [0.4, 0.4]
+    """
+    cols = {k: np.asarray(v) for k, v in records.items()}
+    if "risk_kfold" not in cols or "risk_sub" not in cols:
+        raise ValueError("records lack the columns risk_kfold and risk_sub (an older run)")
+    missing = sorted({"distribution", "learner", "n", "method", "risk"} - set(cols))
+    if missing:
+        raise ValueError(f"records lack the columns {missing}")
+    out = np.full(len(cols["n"]), np.nan)
+    for method, column in OWN_TARGETS.items():
+        sel = cols["method"] == method
+        if column != "Err_sub":
+            out[sel] = cols[column][sel]
+            continue
+        keys = np.array(
+            [
+                f"{d}|{lr}|{n}"
+                for d, lr, n in zip(
+                    cols["distribution"][sel], cols["learner"][sel], cols["n"][sel], strict=True
+                )
+            ]
+        )
+        values = cols["risk_sub"][sel]
+        target = np.empty(values.size)
+        for key in np.unique(keys):
+            target[keys == key] = values[keys == key].mean()
+        out[sel] = target
+    return out
 
 
 def summarize_intervals(
@@ -354,7 +471,10 @@ def summarize_intervals(
         ``cover_conditional``, ``cover_conditional_lo/hi``; ``cover_expected``,
         ``cover_expected_lo/hi``; ``below_expected`` (share of intervals entirely
         below the expected risk: optimistic); ``width`` (mean), ``n_fits``,
-        ``expected`` and ``expected_se``, ``estimate_mean``.
+        ``expected`` and ``expected_se``, ``estimate_mean``; ``cover_conditional_k``
+        (the count). Records with the columns ``risk_kfold`` and ``risk_sub`` add
+        ``cover_own``, ``cover_own_k``, ``cover_own_lo/hi`` (coverage of each method's own
+        target, :func:`own_target`) and ``own_mean``.
 
     Examples
     --------
@@ -366,6 +486,7 @@ def summarize_intervals(
     """
     keys = ("distribution", "learner", "n", "method")
     cols = {k: np.asarray(records[k]) for k in records}
+    own = own_target(cols) if "risk_kfold" in cols else None
     groups = sorted(
         {tuple(v[i] for v in (cols[k] for k in keys)) for i in range(len(cols["n"]))},
         key=lambda g: (g[0], g[1], int(g[2]), _METHODS.index(g[3])),
@@ -378,6 +499,14 @@ def summarize_intervals(
         lo, hi, risk = cols["lower"][sel], cols["upper"][sel], cols["risk"][sel]
         R = int(sel.sum())
         expected = float(risk.mean())
+        if own is not None:
+            o = own[sel]
+            k_own = int(np.sum((lo <= o) & (o <= hi)))
+            own_row = {"cover_own": k_own / R, "cover_own_k": k_own}
+            own_row["cover_own_lo"], own_row["cover_own_hi"] = _cp(k_own, R, coverage_alpha)
+            own_row["own_mean"] = float(o.mean())
+        else:
+            own_row = {}
         cond = int(np.sum((lo <= risk) & (risk <= hi)))
         expc = int(np.sum((lo <= expected) & (expected <= hi)))
         c_lo, c_hi = _cp(cond, R, coverage_alpha)
@@ -402,6 +531,8 @@ def summarize_intervals(
                 "expected_se": float(risk.std(ddof=1) / np.sqrt(R)) if R > 1 else float("nan"),
                 "estimate_mean": float(np.mean(cols["estimate"][sel])),
                 "risk_se_max": float(np.max(cols["risk_se"][sel])),
+                "cover_conditional_k": cond,
+                **own_row,
             }
         )
     return out
@@ -418,7 +549,8 @@ def coverage_hits(
         As returned by :func:`run_intervals` (or several concatenated).
     method : str
         A key of :data:`cvbook.intervals.INTERVAL_METHODS`.
-    target : {"conditional", "expected"}
+    target : {"conditional", "expected", "own"}
+        ``"own"``: each method's own target (:func:`own_target`).
     **where
         Equality filters on columns, e.g. ``n=250`` or ``distribution="twonorm"``.
 
@@ -435,8 +567,8 @@ def coverage_hits(
     >>> coverage_hits(rec, "cv_wald", "expected").shape
     (3,)
     """
-    if target not in ("conditional", "expected"):
-        raise ValueError(f"target must be 'conditional' or 'expected', got {target!r}")
+    if target not in ("conditional", "expected", "own"):
+        raise ValueError(f"target must be 'conditional', 'expected' or 'own', got {target!r}")
     cols = {k: np.asarray(v) for k, v in records.items()}
     sel = cols["method"] == method
     for key, value in where.items():
@@ -453,6 +585,9 @@ def coverage_hits(
     lo, hi, risk = cols["lower"][idx], cols["upper"][idx], cols["risk"][idx]
     if target == "conditional":
         return (lo <= risk) & (risk <= hi)
+    if target == "own":
+        own = own_target(cols)[idx]
+        return (lo <= own) & (own <= hi)
     # the expected risk of each (distribution, learner, n) group: the mean of its risks
     keys = np.array(
         [
@@ -473,6 +608,9 @@ def format_interval_table(
 ) -> str:
     """A markdown table of :func:`summarize_intervals` rows: coverage of each target, width, fits.
 
+    Rows that carry ``cover_own`` (records with each method's own target) get a column
+    for it, before the coverage of ``L(f)`` and of the expected risk.
+
     Examples
     --------
     >>> row = {"distribution": "twonorm", "learner": "lda", "n": 50, "method": "cv_wald",
@@ -481,23 +619,32 @@ def format_interval_table(
     ...        "cover_expected_hi": 1.0, "width": 0.12, "n_fits": 10.0}
     >>> format_interval_table([row]).splitlines()[2].split(" | ")[4:6]
     ['0.90 [0.55, 1.00]', '1.00 [0.69, 1.00]']
+    >>> format_interval_table([{**row, "cover_own": 0.8, "cover_own_lo": 0.44,
+    ...                         "cover_own_hi": 0.97}]).splitlines()[2].split(" | ")[4]
+    '0.80 [0.44, 0.97]'
     """
     names = {"lda": "LDA", "logreg": "logistic regression", "svm": "RBF SVM"}
+    own = any("cover_own" in r for r in summary)
+    head = "| distribution | learner | $m$ | interval | "
+    head += "covers its own target [95% CP] | " if own else ""
     lines = [
-        "| distribution | learner | $m$ | interval | covers $L(f)$ [95% CP] | "
-        "covers expected risk [95% CP] | mean width | fits |",
-        "|---|---|---|---|---|---|---|---|",
+        head + "covers $L(f)$ [95% CP] | covers expected risk [95% CP] | mean width | fits |",
+        "|---|---|---|---|" + ("---|" if own else "") + "---|---|---|---|",
     ]
+
+    def cell(r: Mapping[str, Any], key: str) -> str:
+        return f"{r[key]:.{digits}f} [{r[key + '_lo']:.{digits}f}, {r[key + '_hi']:.{digits}f}] | "
+
     for r in summary:
         if methods is not None and r["method"] not in methods:
             continue
         lines.append(
             f"| {r['distribution']} | {names.get(r['learner'], r['learner'])} | {r['n']} | "
             f"{INTERVAL_METHODS[r['method']]} | "
-            f"{r['cover_conditional']:.{digits}f} [{r['cover_conditional_lo']:.{digits}f}, "
-            f"{r['cover_conditional_hi']:.{digits}f}] | "
-            f"{r['cover_expected']:.{digits}f} [{r['cover_expected_lo']:.{digits}f}, "
-            f"{r['cover_expected_hi']:.{digits}f}] | {r['width']:.3f} | {r['n_fits']:.0f} |"
+            + (cell(r, "cover_own") if own else "")
+            + cell(r, "cover_conditional")
+            + cell(r, "cover_expected")
+            + f"{r['width']:.3f} | {r['n_fits']:.0f} |"
         )
     return "\n".join(lines)
 
@@ -513,15 +660,23 @@ def format_comparison_table(summary: Sequence[Mapping[str, Any]], digits: int = 
     '0.050 [0.016, 0.113]'
     """
     cases = {"null": "equal expected risks", "difference": "a known difference"}
+    train = any("gap_train" in r for r in summary)
     lines = [
-        "| case | $m$ | test | rejects at 5% [95% CP] | risk A − risk B ± SE | fits |",
-        "|---|---|---|---|---|---|",
+        "| case | $m$ | test | rejects at 5% [95% CP] | risk A − risk B at $m$ ± SE | "
+        + ("training size | risk A − risk B at it ± SE | " if train else "")
+        + "fits |",
+        "|---|---|---|---|---|" + ("---|---|" if train else "") + "---|",
     ]
     for r in summary:
+        extra = (
+            f" | {r['n_train']} | {r['gap_train']:.{digits}f} ± {r['gap_train_se']:.{digits}f}"
+            if train
+            else ""
+        )
         lines.append(
             f"| {cases[r['case']]} | {r['n']} | {COMPARISON_METHODS[r['test']]} | "
             f"{r['reject']:.{digits}f} [{r['reject_lo']:.{digits}f}, {r['reject_hi']:.{digits}f}]"
-            f" | {r['gap']:.{digits}f} ± {r['gap_se']:.{digits}f} | {r['n_fits']:.0f} |"
+            f" | {r['gap']:.{digits}f} ± {r['gap_se']:.{digits}f}{extra} | {r['n_fits']:.0f} |"
         )
     return "\n".join(lines)
 
@@ -566,15 +721,18 @@ def comparison_trial(
 
     Returns
     -------
-    numpy.ndarray of shape (len(n_values) * 4, 6)
+    numpy.ndarray of shape (len(n_values) * 4, 8)
         Columns ``n, test index, estimated difference, p-value, risk of A
         minus risk of B`` (models fitted on all ``n``; for McNemar the two
-        fitted models it compares) and ``n_fits``.
+        fitted models it compares), ``n_fits``, then ``gap_train``, the risk of A
+        minus B of models fitted on ``n_train`` points, the test's own training
+        size (``n - n // 2`` for 5x2cv, ``0.9 n`` for the corrected t, McNemar's
+        training part), and ``n_train``.
 
     Examples
     --------
     >>> comparison_trial(np.random.default_rng(0), [60], "null").shape
-    (4, 6)
+    (4, 8)
     """
     if case not in CASES:
         raise ValueError(f"case must be one of {list(CASES)}, got {case!r}")
@@ -589,8 +747,18 @@ def comparison_trial(
         p = differences_5x2(est_a, est_b, X, y, "zero_one", halves)
         _, p_t = ttest_5x2cv_from_differences(p)
         _, p_f = ftest_5x2cv_from_differences(p)
-        rows.append((n, _TESTS.index("ttest_5x2cv"), p.mean(), p_t, gap, 20))
-        rows.append((n, _TESTS.index("ftest_5x2cv"), p.mean(), p_f, gap, 20))
+
+        # the gap at each test's own training size: models fitted on the first n_train points
+        # (i.i.d., so a random training set of that size); McNemar's is its own training part
+        def gap_at(n_train: int, X=X, y=y) -> float:
+            Xt, yt = X[:n_train], y[:n_train]
+            a = true_risk(clone(est_a).fit(Xt, yt), dist)
+            return a - true_risk(clone(est_b).fit(Xt, yt), dist)
+
+        n_half = int(n) - int(n) // 2
+        gap_half = gap_at(n_half)
+        rows.append((n, _TESTS.index("ttest_5x2cv"), p.mean(), p_t, gap, 20, gap_half, n_half))
+        rows.append((n, _TESTS.index("ftest_5x2cv"), p.mean(), p_f, gap, 20, gap_half, n_half))
         seed = int(rng.integers(0, 2**31 - 1))
         mc = mcnemar_holdout(est_a, est_b, X, y, test_size=mcnemar_test_size, random_state=seed)
         # the McNemar null is about the two fitted models it compares: record their gap
@@ -599,12 +767,24 @@ def comparison_trial(
         mc_gap = true_risk(clone(est_a).fit(X[train], y[train]), dist) - true_risk(
             clone(est_b).fit(X[train], y[train]), dist
         )
-        rows.append((n, _TESTS.index("mcnemar"), mc.difference, mc.p_value, mc_gap, 2))
+        rows.append(
+            (n, _TESTS.index("mcnemar"), mc.difference, mc.p_value, mc_gap, 2, mc_gap, n - n_test)
+        )
         ct = corrected_paired_ttest(
             est_a, est_b, X, y, random_state=int(rng.integers(0, 2**31 - 1))
         )
+        n_ct = int(n) - round(0.1 * int(n))  # corrected_paired_ttest's default test_size = 0.1
         rows.append(
-            (n, _TESTS.index("corrected_paired_t"), ct.difference, ct.p_value, gap, ct.n_fits)
+            (
+                n,
+                _TESTS.index("corrected_paired_t"),
+                ct.difference,
+                ct.p_value,
+                gap,
+                ct.n_fits,
+                gap_at(n_ct),
+                n_ct,
+            )
         )
     return np.array(rows, dtype=float)
 
@@ -653,6 +833,8 @@ def run_comparisons(
         "p_value": table[:, 3],
         "gap": table[:, 4],
         "n_fits": table[:, 5].astype(int),
+        "gap_train": table[:, 6],
+        "n_train": table[:, 7].astype(int),
     }
 
 
@@ -701,9 +883,196 @@ def summarize_comparisons(
                 "gap": float(gap.mean()),
                 "gap_se": float(gap.std(ddof=1) / np.sqrt(R)) if R > 1 else float("nan"),
                 "n_fits": float(cols["n_fits"][sel].mean()),
+                "reject_k": k,
             }
         )
+        if "gap_train" in cols:
+            g = cols["gap_train"][sel]
+            out[-1]["gap_train"] = float(g.mean())
+            out[-1]["gap_train_se"] = float(g.std(ddof=1) / np.sqrt(R)) if R > 1 else float("nan")
+            out[-1]["n_train"] = int(cols["n_train"][sel][0])
     return out
+
+
+# --------------------------------------------------------------------------- #
+# The learning curve behind nested CV's bias correction
+
+
+def nested_learning_curve_trial(
+    rng: np.random.Generator,
+    distribution: str,
+    learner: str,
+    n_values: Sequence[int],
+    n_splits: int = 5,
+    n_fresh: int = 50_000,
+) -> np.ndarray:
+    """One data set per ``n``: risks of models fitted on its first n (K-2)/K, n (K-1)/K, n points.
+
+    Nested CV's inner fits train on ``n (K-2)/K`` points and its outer fits on
+    ``n (K-1)/K``; its bias correction extrapolates from the two to ``n``. The
+    points are i.i.d., so the first ``s`` of a data set are a training set of size ``s``,
+    and the three models share their points (a paired design: the differences are
+    precise).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The only source of randomness.
+    distribution, learner : str
+        Names (:data:`cvbook.datasets.synthetic.DISTRIBUTIONS`, :data:`INTERVAL_LEARNERS`).
+    n_values : sequence of int
+        Full sizes ``n``, each at least 20; one data set each.
+    n_splits : int, default=5
+        Nested CV's ``K``, at least 3.
+    n_fresh : int, default=50_000
+        Fresh points for a risk that is not exact.
+
+    Returns
+    -------
+    numpy.ndarray of shape (len(n_values), 4)
+        Columns ``n, risk at n (K-2)/K, risk at n (K-1)/K, risk at n``.
+
+    Examples
+    --------
+    >>> nested_learning_curve_trial(np.random.default_rng(0), "twogaussians", "lda", [50]).shape
+    (1, 4)
+    """
+    dist, est = make_distribution(distribution), make_learner(learner)
+    K = check_int(n_splits, "n_splits", minimum=3)
+    n_values = [check_int(v, "n_values", minimum=20) for v in n_values]
+    n_fresh = check_int(n_fresh, "n_fresh", minimum=1)
+    risk = _risk_function(dist, rng, n_fresh)
+    rows = []
+    for n in n_values:
+        X, y = dist.sample(int(n), random_state=int(rng.integers(0, 2**31 - 1)))
+        sizes = (round(n * (K - 2) / K), round(n * (K - 1) / K), int(n))
+        rows.append((n, *(risk(clone(est).fit(X[:s], y[:s]))[0] for s in sizes)))
+    return np.array(rows, dtype=float)
+
+
+def run_nested_learning_curve(
+    distribution: str = "twogaussians",
+    learner: str = "lda",
+    n_values: Sequence[int] = (50, 100, 250),
+    n_repeats: int = 1000,
+    n_splits: int = 5,
+    random_state: int | None = 0,
+    n_jobs: int | None = None,
+    progress: bool = False,
+    checkpoint: str | os.PathLike | None = None,
+) -> dict[str, np.ndarray]:
+    """Run :func:`nested_learning_curve_trial` on ``n_repeats`` data sets.
+
+    Parameters
+    ----------
+    distribution, learner : str
+        As in :func:`nested_learning_curve_trial`.
+    n_values : sequence of int, default=(50, 100, 250)
+    n_repeats : int, default=1000
+        Data sets per size, at least 2.
+    n_splits : int, default=5
+        Nested CV's ``K``.
+    random_state : int or None, default=0
+    n_jobs : int or None
+        Workers of :func:`cvbook.simulation.repeat`; the records do not depend on it.
+    progress : bool, default=False
+    checkpoint : path or None
+        Folder of :func:`cvbook.simulation.repeat`'s checkpoints (resume).
+
+    Returns
+    -------
+    dict of numpy.ndarray
+        Columns ``repeat, n, risk_inner`` (risk at ``n (K-2)/K``), ``risk_outer`` (at
+        ``n (K-1)/K``) and ``risk_full`` (at ``n``).
+
+    Examples
+    --------
+    >>> rec = run_nested_learning_curve(n_values=[50], n_repeats=3)
+    >>> sorted(rec), rec["risk_inner"].shape
+    (['n', 'repeat', 'risk_full', 'risk_inner', 'risk_outer'], (3,))
+    """
+    make_distribution(distribution)
+    make_learner(learner)
+    n_values = [check_int(v, "n_values", minimum=20) for v in n_values]
+    n_repeats = check_int(n_repeats, "n_repeats", minimum=2)
+    n_splits = check_int(n_splits, "n_splits", minimum=3)
+    results = repeat(
+        nested_learning_curve_trial,
+        n_repeats,
+        random_state=random_state,
+        n_jobs=n_jobs,
+        progress=progress,
+        desc=f"learning curve {distribution}/{learner}",
+        checkpoint=checkpoint,
+        distribution=distribution,
+        learner=learner,
+        n_values=n_values,
+        n_splits=n_splits,
+    )
+    table = np.concatenate(results)
+    reps = np.concatenate([np.full(len(r), i) for i, r in enumerate(results)])
+    return {
+        "repeat": reps.astype(int),
+        "n": table[:, 0].astype(int),
+        "risk_inner": table[:, 1],
+        "risk_outer": table[:, 2],
+        "risk_full": table[:, 3],
+    }
+
+
+def bias_factor(records: Mapping[str, np.ndarray], **where: Any) -> dict[str, float]:
+    """The factor nested CV's bias correction needs, read off a learning curve, with its SE.
+
+    Nested CV estimates ``Err`` at ``n`` as ``Err_NCV - c (Err_NCV - Err_CV)``, where
+    ``Err_NCV`` is the mean risk at ``n (K-2)/K`` and ``Err_CV`` at ``n (K-1)/K``. The
+    correction is exact in expectation when ``c = (E L_inner - E L_full) / (E L_inner -
+    E L_outer)``; this is the ratio of the two paired means, with a delta-method standard
+    error. A learning curve ``a + b / n`` gives ``c = 1 + (K-2)/K`` exactly.
+
+    Parameters
+    ----------
+    records : dict of numpy.ndarray
+        As returned by :func:`run_nested_learning_curve`.
+    **where
+        Equality filters on columns, e.g. ``n=50``.
+
+    Returns
+    -------
+    dict
+        ``factor`` and its ``se``; ``inner_minus_full`` and ``inner_minus_outer`` (the
+        two mean differences) and ``n_repeats`` (records used).
+
+    Examples
+    --------
+    >>> rec = {"n": np.array([50] * 4), "risk_inner": np.array([0.30, 0.32, 0.31, 0.33]),
+    ...        "risk_outer": np.array([0.29, 0.30, 0.30, 0.32]),
+    ...        "risk_full": np.array([0.28, 0.30, 0.29, 0.31])}
+    >>> round(bias_factor(rec)["factor"], 3)
+    1.6
+    """
+    cols = {k: np.asarray(v) for k, v in records.items()}
+    missing = sorted({"n", "risk_inner", "risk_outer", "risk_full"} - set(cols))
+    if missing:
+        raise ValueError(f"records lack the columns {missing}")
+    sel = np.ones(len(cols["n"]), dtype=bool)
+    for key, value in where.items():
+        if key not in cols:
+            raise ValueError(f"unknown column {key!r}; columns are {sorted(cols)}")
+        sel &= cols[key] == value
+    if sel.sum() < 2:
+        raise ValueError(f"need at least 2 records with {where}, got {int(sel.sum())}")
+    a = cols["risk_inner"][sel] - cols["risk_full"][sel]
+    b = cols["risk_inner"][sel] - cols["risk_outer"][sel]
+    factor = float(a.mean() / b.mean())
+    grad = np.array([1 / b.mean(), -a.mean() / b.mean() ** 2])
+    se = float(np.sqrt(grad @ np.cov(a, b) @ grad / a.size))
+    return {
+        "factor": factor,
+        "se": se,
+        "inner_minus_full": float(a.mean()),
+        "inner_minus_outer": float(b.mean()),
+        "n_repeats": int(a.size),
+    }
 
 
 # --------------------------------------------------------------------------- #
