@@ -404,7 +404,7 @@ def estimate_boxplot(
     errors: Any,
     labels: Sequence[str],
     colors: Sequence[str] | None = None,
-    xlabel: str = "estimate $-$ true risk",
+    xlabel: str = "estimate − true risk",
     show_mean: bool = True,
 ) -> dict:
     """Horizontal box plots of estimation errors, one box per estimate, with means and zero.
@@ -422,7 +422,7 @@ def estimate_boxplot(
         One label per column.
     colors : sequence of str, optional
         One box colour per column (default: the book's colour cycle).
-    xlabel : str, default="estimate $-$ true risk"
+    xlabel : str, default="estimate − true risk"
     show_mean : bool, default=True
         Mark each column's mean with a diamond (labelled "mean" in a legend).
 

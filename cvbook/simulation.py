@@ -23,7 +23,13 @@ from joblib import Parallel, delayed
 from tqdm import tqdm
 
 from .provenance import atomic_write, atomic_write_text
-from .validation import ArgumentTypeError, check_bool, check_int, check_random_state
+from .validation import (
+    ArgumentTypeError,
+    check_bool,
+    check_int,
+    check_n_jobs,
+    check_random_state,
+)
 
 __all__ = ["repeat", "saved_repetitions", "spawn_generators"]
 
@@ -118,10 +124,7 @@ def repeat(
     if not callable(func):
         raise ArgumentTypeError(f"func must be callable as func(rng, **kwargs), got {func!r}")
     n_repeats = check_int(n_repeats, "n_repeats", minimum=1)
-    if n_jobs is not None and check_int(n_jobs, "n_jobs") == 0:
-        raise ValueError(
-            "n_jobs must be None, a positive int or a negative int (-1 for every core), got 0"
-        )
+    n_jobs = check_n_jobs(n_jobs)
     progress = check_bool(progress, "progress")
     if desc is not None and not isinstance(desc, str):
         raise ArgumentTypeError(f"desc must be a str or None, got {desc!r}")

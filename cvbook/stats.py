@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from scipy import stats as _scipy_stats
 
-from .validation import check_finite, check_finite_1d, check_float
+from .validation import check_finite, check_finite_values, check_float
 
 __all__ = ["Paired", "correlation_interval", "mean_se", "paired_difference", "paired_variance_test"]
 
@@ -149,7 +149,7 @@ def correlation_interval(a: Any, b: Any, level: float = 0.95) -> tuple[float, fl
     >>> lo < r < hi <= 1
     True
     """
-    a, b = check_finite_1d(a, "a"), check_finite_1d(b, "b")
+    a, b = check_finite_values(a, "a", ndim=1), check_finite_values(b, "b", ndim=1)
     if a.shape != b.shape:
         raise ValueError(f"a and b must have the same length, got {a.size} and {b.size}")
     if a.size < 4:

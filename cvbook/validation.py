@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 __all__ = [
+    "MAX_N_JOBS",
     "ArgumentTypeError",
     "check_1d_labels",
     "check_alpha",
@@ -40,7 +41,6 @@ __all__ = [
     "check_estimator_arg",
     "check_features",
     "check_finite",
-    "check_finite_1d",
     "check_finite_values",
     "check_float",
     "check_halvings",
@@ -742,20 +742,6 @@ def check_test_fraction(test_size: Any, name: str = "test_size") -> float:
     return float(check_open_unit(test_size, name))
 
 
-def check_finite_1d(values: Any, name: str) -> np.ndarray:
-    """A one-dimensional array of finite numbers.
-
-    Examples
-    --------
-    >>> check_finite_1d([1, 2], "a")
-    array([1., 2.])
-    """
-    arr = check_finite(values, name)
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
-    return arr
-
-
 def check_splitter_seed(random_state: Any) -> Any:
     """``random_state`` checked by the one seed rule, in a form scikit-learn's splitters take.
 
@@ -1021,6 +1007,10 @@ def check_finite_values(
     return arr
 
 
+#: The most workers :func:`check_n_jobs` accepts (joblib starts one process per worker).
+MAX_N_JOBS = 1024
+
+
 def check_n_jobs(n_jobs: Any, name: str = "n_jobs") -> int | None:
     """``None`` or a non-zero integer, as joblib takes it (``-1``: every core).
 
@@ -1036,9 +1026,17 @@ def check_n_jobs(n_jobs: Any, name: str = "n_jobs") -> int | None:
     if n_jobs is None:
         return None
     n_jobs = check_int(n_jobs, name)
+    what = "a non-zero integer" if name.startswith("--") else "None or a non-zero integer"
     if n_jobs == 0:
-        what = "a non-zero integer" if name.startswith("--") else "None or a non-zero integer"
         raise ValueError(f"{name} must be {what} (-1 for every core), got 0")
+    cores = os.cpu_count() or 1
+    if n_jobs > MAX_N_JOBS or n_jobs < -cores:
+        # joblib would try to start that many processes (and hang), or refuse with its
+        # own words; -k means all cores but k - 1, so -k needs k <= the number of cores
+        raise ValueError(
+            f"{name} must be {what} from -{cores} (-1: every core of this machine, -k: all "
+            f"but k - 1) to {MAX_N_JOBS} (one worker process each), got {n_jobs}"
+        )
     return n_jobs
 
 

@@ -485,7 +485,7 @@ def _mean_of_ten(rng):
         (lambda tmp: repeat(_mean_of_ten, 2.5), "n_repeats must be an integer"),
         (lambda tmp: repeat(_mean_of_ten, "3"), "n_repeats must be an integer"),
         (lambda tmp: repeat(_mean_of_ten, 0), "n_repeats must be >= 1"),
-        (lambda tmp: repeat(_mean_of_ten, 2, n_jobs=0), "n_jobs must be None, a positive int"),
+        (lambda tmp: repeat(_mean_of_ten, 2, n_jobs=0), "n_jobs must be None or a non-zero"),
         (lambda tmp: repeat(_mean_of_ten, 2, n_jobs=1.5), "n_jobs must be an integer"),
         (lambda tmp: repeat(_mean_of_ten, 2, desc=3), "desc must be a str"),
         (

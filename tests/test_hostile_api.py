@@ -541,7 +541,7 @@ def test_sizes_alpha(call, bad):
     _named(err, "alpha")
 
 
-@pytest.mark.parametrize("bad", [0, 1.5, "2", True], ids=repr)
+@pytest.mark.parametrize("bad", [0, 1.5, "2", True, 10**9, -(10**6)], ids=repr)
 @pytest.mark.parametrize(
     "call",
     [

@@ -50,7 +50,6 @@ import http.server
 import os
 import re
 import threading
-import warnings
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -670,15 +669,10 @@ DISHONEST = {
     "NumPy repr": re.compile(r"\bnp\.(?:int|uint|float|complex|bool|str|bytes)[0-9]*_?\("),
 }
 
-#: Findings known at the time of writing, each removed by a chapter edit listed for the
-#: lead (cvbook.book.format_pm / format_number in the chapter's cells). A listed finding
-#: that is gone fails too, so that this list only shrinks.
-PENDING: dict[str, set[str]] = {
-    "chapters/03_kfold.html": {"negative zero"},
-    "chapters/04_loo.html": {"NumPy repr"},
-    "chapters/06_coverage.html": {"negative zero"},
-    "chapters/07_intervals.html": {"negative zero", "zero standard error"},
-}
+#: Findings known and not yet fixed (none: every table goes through cvbook.book.format_pm
+#: or format_number). A listed finding that is gone fails too, so that this list only
+#: shrinks.
+PENDING: dict[str, set[str]] = {}
 
 
 def _page_text(path: Path) -> str:
@@ -709,8 +703,7 @@ def test_page_prints_honest_numbers(rel: str, site: Path) -> None:
     new = {kind: hits for kind, hits in found.items() if kind not in expected}
     gone = sorted(expected - set(found))
     assert not new, f"{rel}: {new}"
-    if gone:  # fixed by a chapter edit: the entry should go, but a fix never fails the build
-        warnings.warn(f"{rel}: {gone} no longer found: remove them from PENDING", stacklevel=1)
+    assert not gone, f"{rel}: {gone} no longer found: remove them from PENDING"
 
 
 def test_buttons_to_the_placeholder_repository_are_left_out():

@@ -195,7 +195,8 @@ def test_generated_runs_need_no_data_and_repeat_exactly(name, monkeypatch, tmp_p
         ({"grid": {"C_values": (1,)}}, "grid must be a Table1Grid"),
         ({"n_train": 10}, "n_train must be >= 20"),
         ({"n_test": 0}, "n_test must be >= 1"),
-        ({"n_jobs": 0}, "n_jobs must be a nonzero integer"),
+        ({"n_jobs": 0}, "n_jobs must be None or a non-zero integer"),
+        ({"n_jobs": 10**9}, "n_jobs must be None or a non-zero integer"),
         ({"n_jobs": "2"}, "n_jobs must be an integer"),
     ],
 )

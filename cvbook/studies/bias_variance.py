@@ -17,7 +17,7 @@ from ..simulation import repeat
 from ..stats import Paired, paired_variance_test
 from ..validation import (
     check_bool,
-    check_finite_1d,
+    check_finite_values,
     check_float,
     check_int,
     check_random_state,
@@ -285,7 +285,8 @@ def kfold_bias_variance(
 
 
 def _paired_1d(x: Any, y: Any, minimum: int, names: tuple[str, str] = ("x", "y")):
-    x, y = check_finite_1d(x, names[0]), check_finite_1d(y, names[1])
+    x = check_finite_values(x, names[0], ndim=1)
+    y = check_finite_values(y, names[1], ndim=1)
     if x.shape != y.shape:
         raise ValueError(
             f"{names[0]} and {names[1]} must be paired (the same length), got {x.size} and {y.size}"
@@ -376,7 +377,7 @@ def binomial_ceiling(truths: Any, n_points: int) -> float:
     >>> round(binomial_ceiling([0.1, 0.12, 0.14, 0.16], 40), 2)
     0.44
     """
-    truths = check_finite_1d(truths, "truths")
+    truths = check_finite_values(truths, "truths", ndim=1)
     n_points = check_int(n_points, "n_points", minimum=1)
     if truths.size < 2 or np.any((truths < 0) | (truths > 1)):
         raise ValueError("truths must hold at least 2 risks in [0, 1]")

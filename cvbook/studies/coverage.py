@@ -58,6 +58,7 @@ from sklearn.discriminant_analysis import LinearDiscriminantAnalysis, QuadraticD
 from sklearn.model_selection import KFold, train_test_split
 from sklearn.svm import SVC
 
+from ..book import format_pm
 from ..bounds import clopper_pearson_interval, clopper_pearson_upper
 from ..ckcv import CompleteKCV
 from ..datasets.synthetic import DISTRIBUTIONS, make_distribution, true_risk
@@ -93,8 +94,8 @@ __all__ = [
 #: The estimates compared, in the order the chapter shows them, with a label.
 METHODS: dict[str, str] = {
     "holdout": "hold-out CP bound",
-    "ckcv": "C-KCV L_EE*, random member of F*",
-    "ckcv_refit": "C-KCV L_EE*, model refit on all n (misuse)",
+    "ckcv": r"C-KCV $L_{EE}^*$, random member of $\mathcal{F}^*$",
+    "ckcv_refit": r"C-KCV $L_{EE}^*$, model refit on all $n$ (misuse)",
     "kfold": "mean K-fold error, refit model",
     "kfold_2std": "mean + 2 std K-fold, refit model",
 }
@@ -858,6 +859,6 @@ def format_table(summary: Sequence[Mapping[str, Any]], digits: int = 3) -> str:
         lines.append(
             f"| {METHODS[r['method']]} | {r['n']} | {k} | {r['delta']:g} | {nominal} | {held} | "
             f"{r['coverage']:.{digits}f} [{r['cp_low']:.{digits}f}, {r['cp_high']:.{digits}f}] | "
-            f"{r['slack_mean']:.{digits}f} ± {r['slack_std']:.{digits}f} |"
+            f"{format_pm(r['slack_mean'], r['slack_std'], digits=digits)} |"
         )
     return "\n".join(lines)

@@ -50,6 +50,7 @@ from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.linear_model import LogisticRegression
 from sklearn.svm import SVC
 
+from ..book import format_pm
 from ..bounds import clopper_pearson_interval
 from ..compare import (
     COMPARISON_METHODS,
@@ -669,14 +670,14 @@ def format_comparison_table(summary: Sequence[Mapping[str, Any]], digits: int = 
     ]
     for r in summary:
         extra = (
-            f" | {r['n_train']} | {r['gap_train']:.{digits}f} ± {r['gap_train_se']:.{digits}f}"
+            f" | {r['n_train']} | {format_pm(r['gap_train'], r['gap_train_se'], digits=digits)}"
             if train
             else ""
         )
         lines.append(
             f"| {cases[r['case']]} | {r['n']} | {COMPARISON_METHODS[r['test']]} | "
             f"{r['reject']:.{digits}f} [{r['reject_lo']:.{digits}f}, {r['reject_hi']:.{digits}f}]"
-            f" | {r['gap']:.{digits}f} ± {r['gap_se']:.{digits}f}{extra} | {r['n_fits']:.0f} |"
+            f" | {format_pm(r['gap'], r['gap_se'], digits=digits)}{extra} | {r['n_fits']:.0f} |"
         )
     return "\n".join(lines)
 

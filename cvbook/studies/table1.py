@@ -40,7 +40,7 @@ from ..ckcv import TIE_RTOL, CompleteKCV, ThreeWaySplit
 from ..datasets.raetsch import RAETSCH_NAMES, load_raetsch, raetsch_info
 from ..datasets.synthetic import Ringnorm, Twonorm
 from ..stats import paired_difference
-from ..validation import ArgumentTypeError, check_float, check_int
+from ..validation import ArgumentTypeError, check_float, check_int, check_n_jobs
 
 __all__ = [
     "EDGES",
@@ -163,15 +163,6 @@ def _check_grid(grid: Any) -> Table1Grid:
     return grid
 
 
-def _check_n_jobs(n_jobs: Any) -> int | None:
-    if n_jobs is None:
-        return None
-    n_jobs = check_int(n_jobs, "n_jobs")
-    if n_jobs == 0:
-        raise ValueError("n_jobs must be a nonzero integer or None (joblib's rule), got 0")
-    return n_jobs
-
-
 _SELECTED = (("", None), ("_k5", 5), ("_k10", 10))
 
 
@@ -219,7 +210,7 @@ def fit_and_score(
     (True, 20, 4, 2)
     """
     grid = _check_grid(grid)
-    n_jobs = _check_n_jobs(n_jobs)
+    n_jobs = check_n_jobs(n_jobs)
     model = CompleteKCV(
         param_grid={"C": list(grid.C_values), "gamma": grid.gammas(X)},
         k_values=list(grid.k_values),
