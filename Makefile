@@ -68,8 +68,8 @@ lint: install  ## ruff check + ruff format --check; chapters free of execution t
 UNIT_ARGS := tests --doctest-modules cvbook --ignore=tests/test_papermill.py \
              --ignore=tests/test_site.py --ignore=tests/test_lab.py --ignore=tests/test_claims.py
 
-unit: install  ## unit tests and doctests
-	$(call timed,unit,$(PYTEST) $(UNIT_ARGS))
+unit: install  ## unit tests and doctests (on both cores)
+	$(call timed,unit,$(PYTEST) $(call xdist,load) $(UNIT_ARGS))
 
 unit-fast: install  ## the unit tests without those marked slow (the inner loop)
 	$(PYTEST) $(UNIT_ARGS) -m "not slow"
@@ -85,14 +85,14 @@ $(STAMP_MIN): pyproject.toml constraints-min.txt
 	@rm -rf $(VENV_MIN) && $(PYTHON) -m venv $(VENV_MIN)
 	$(VENV_MIN)/bin/python -m pip install --quiet --upgrade pip
 	$(VENV_MIN)/bin/python -m pip install --quiet --prefer-binary -c constraints-min.txt \
-	    -e . pytest hypothesis
+	    -e . pytest pytest-xdist hypothesis
 	$(VENV_MIN)/bin/python -m pip check
 	@touch $(STAMP_MIN)
 
 # The tests of `make unit`, less those that read the book's files with dev-only packages
 # (nbformat, pyyaml); the dask test skips itself (dask is not a runtime dependency).
 unit-min: $(STAMP_MIN)  ## unit tests and doctests at the minimum versions (cached .venv-min)
-	$(call timed,unit-min,$(VENV_MIN)/bin/python -m pytest -p no:cacheprovider -q $(UNIT_ARGS) \
+	$(call timed,unit-min,$(VENV_MIN)/bin/python -m pytest -p no:cacheprovider -q $(call xdist,load) $(UNIT_ARGS) \
 	    --ignore=tests/booktoc.py --ignore=tests/test_book.py --ignore=tests/test_environment.py)
 
 papermill: install  ## every chapter re-run by papermill: parameters, bad values, other seeds

@@ -202,7 +202,7 @@ def without_numpy_reprs(text: str) -> str:
     """Write NumPy scalar reprs in a message as their values (``np.int64(-1)`` -> ``-1``).
 
     NumPy 2 prints scalars as ``np.int64(-1)``; a library's message quoted in a chapter
-    (scikit-learn's "only one class: np.int64(-1)") reads better as the value.
+    (scikit-learn's ``only one class: np.int64(-1)``) reads better as the value.
 
     Examples
     --------

@@ -105,7 +105,10 @@ _CHECKS = [
 
 @pytest.mark.parametrize("kind, check", _CHECKS, ids=[k for k, _ in _CHECKS])
 @pytest.mark.parametrize(
-    "bad", ["abc", None, True, np.bool_(False), object(), b"1", {"a": 1}], ids=repr
+    "bad",
+    ["abc", None, True, np.bool_(False), object(), b"1", {"a": 1}],
+    # ids stable across processes (pytest-xdist collects in each worker)
+    ids=lambda v: "object" if type(v) is object else repr(v),
 )
 def test_a_wrong_kind_is_a_parameter_error_and_a_type_error(kind, check, bad):
     if kind == "choice" and bad == "abc":
@@ -357,3 +360,18 @@ def test_the_extensions_declared_parallel_safe_are_silent_on_it():
     from sphinx.extension import Extension
 
     assert Extension("x", None).parallel_read_safe is None
+
+
+def test_chapters_that_print_markdown_tables_render_them_as_myst():
+    """myst-nb renders a text/markdown output as CommonMark by default, which has no
+    tables: a chapter that prints one sets ``mystnb.render_markdown_format: myst``."""
+    for nb_path in chapter_notebooks():
+        nb = nbformat.read(nb_path, as_version=4)
+        tables = any(
+            "|---" in "".join(out.get("data", {}).get("text/markdown", ""))
+            for cell in nb.cells
+            if cell.cell_type == "code"
+            for out in cell.get("outputs", [])
+        )
+        fmt = nb.metadata.get("mystnb", {}).get("render_markdown_format")
+        assert not tables or fmt == "myst", f"{nb_path.name} prints a table as {fmt!r}"

@@ -261,10 +261,14 @@ def test_run_all_shows_figures_and_numbers(lab: str, chapter: str) -> None:
 
             deadline = time.monotonic() + RUN_TIMEOUT_S
             prompts: list[str] = []
+            idle = 0  # seconds with no cell queued or running: Run All has stopped
             while time.monotonic() < deadline:
                 prompts = page.locator(".jp-CodeCell .jp-InputPrompt").all_inner_texts()
                 done = [p for p in prompts if re.fullmatch(r"\[\d+\]:", p.strip())]
                 if len(done) == len(code_cells):
+                    break
+                idle = 0 if any("*" in p for p in prompts) else idle + 1
+                if done and idle >= 20:  # stopped early (an error): report it now
                     break
                 page.wait_for_timeout(1000)
             # the Markdown cells ask the kernel for their numbers after the run: wait (up to

@@ -20,11 +20,12 @@ run is starting a kernel and importing scikit-learn, so the checks that only com
 published numbers share one kernel per chapter):
 
 * **through papermill, each in a fresh kernel**, as a reader re-runs a chapter: the
-  smoke run; one fresh seed; one value of the wrong kind; one misspelt parameter name.
+  smoke run; one fresh seed (also the check that ``seed`` changes the numbers); one
+  value of the wrong kind; one misspelt parameter name.
 * **in one kernel per chapter** (nbclient, the notebook parameterised by papermill's
   own ``parameterize_notebook``, the kernel's namespace reset and the published numbers
-  cleared before each run): every ``changes_result`` and ``keeps_result`` value, a
-  second fresh seed, and the smoke run once more, last. That last run must publish
+  cleared before each run): every other ``changes_result`` and every ``keeps_result``
+  value, and the smoke run once more, last. That last run must publish
   exactly what the papermill smoke run published, so state left by earlier runs in the
   shared kernel would fail the test.
 * **in this process**: every other bad value. The notebook's cells up to the check cell
@@ -34,8 +35,8 @@ published numbers share one kernel per chapter):
   each other.
 
 The tests of one chapter form one ``xdist_group``: ``pytest -n 2 --dist loadgroup``
-(``make papermill``) gives each core whole chapters, and a chapter's runs are made once,
-by the worker that holds it, when its first test asks.
+(``make papermill``) gives each core whole chapters, the heavier (later) chapters first,
+and a chapter's runs are made once, by the worker that holds it, when its first test asks.
 """
 
 from __future__ import annotations
@@ -55,6 +56,9 @@ from nbclient import NotebookClient
 from papermill.parameterize import parameterize_notebook
 
 NOTEBOOKS = chapter_notebooks()
+#: The chapters in the order their runs are scheduled: the later (heavier) chapters first,
+#: so that the two xdist workers finish together.
+ORDER = NOTEBOOKS[::-1]
 MARKER = "CVBOOK-PUBLISHED "
 REPORT_CELL = (
     "import json as _json\nfrom cvbook.book import published as _published\n"
@@ -64,8 +68,9 @@ REPORT_CELL = (
 RESET_CELL = "%reset -f\nfrom cvbook.book import clear_published\nclear_published()"
 
 #: Seeds used nowhere else in the book or its tests: every chapter's smoke run must
-#: finish under them (degenerate draws are handled by design, never by luck). Chapter i
-#: runs seeds i and i + 1 (mod 5): one through papermill, one in the shared kernel.
+#: finish under one of them, run through papermill (degenerate draws are handled by
+#: design, never by luck). Chapter i gets seed i mod 5, so each seed runs two chapters.
+#: That run is also the check that ``seed`` changes the published numbers.
 FRESH_SEEDS = (611953, 7368787, 98765431, 1000000007, 2147483629)
 
 
@@ -84,10 +89,8 @@ def _has_seed(nb_path: Path) -> bool:
     return "seed" in pm.inspect_notebook(str(nb_path))
 
 
-def _fresh_seeds(nb_path: Path) -> tuple[int, int]:
-    """(the seed run through papermill, the seed run in the shared kernel)."""
-    i = NOTEBOOKS.index(nb_path)
-    return FRESH_SEEDS[i % len(FRESH_SEEDS)], FRESH_SEEDS[(i + 1) % len(FRESH_SEEDS)]
+def _fresh_seed(nb_path: Path) -> int:
+    return FRESH_SEEDS[NOTEBOOKS.index(nb_path) % len(FRESH_SEEDS)]
 
 
 def published_values(nb: nbformat.NotebookNode) -> dict[str, str]:
@@ -244,10 +247,12 @@ def _needed(session, nb_path: Path) -> tuple[set, set]:
         params = spec.params
         if "must_change" in params:
             fresh.add(_key(smoke))
-            shared.add(_key({**smoke, params["name"]: params["value"]}))
-        if "which_seed" in params:
-            seed = _fresh_seeds(nb_path)[params["which_seed"]]
-            (fresh if params["which_seed"] == 0 else shared).add(_key({**smoke, "seed": seed}))
+            if params["name"] == "seed":  # the fresh-seed run through papermill
+                fresh.add(_key({**smoke, "seed": _fresh_seed(nb_path)}))
+            else:
+                shared.add(_key({**smoke, params["name"]: params["value"]}))
+        if "fresh_seed" in params:
+            fresh.add(_key({**smoke, "seed": _fresh_seed(nb_path)}))
         if "shared_smoke" in params:
             fresh.add(_key(smoke))
     return fresh, shared
@@ -339,7 +344,7 @@ def test_parameters_cell_is_declared(nb_path: Path):
 
 @pytest.mark.parametrize(
     "nb_path, shared_smoke",
-    [_by_chapter(p, True, id=p.stem) for p in NOTEBOOKS],
+    [_by_chapter(p, True, id=p.stem) for p in ORDER],
 )
 def test_smoke_run_through_papermill(nb_path: Path, shared_smoke: bool, chapter_runs):
     """The chapter runs through papermill at its smoke size, and publishes numbers."""
@@ -348,7 +353,7 @@ def test_smoke_run_through_papermill(nb_path: Path, shared_smoke: bool, chapter_
 
 @pytest.mark.parametrize(
     "nb_path, shared_smoke",
-    [_by_chapter(p, True, id=p.stem) for p in NOTEBOOKS],
+    [_by_chapter(p, True, id=p.stem) for p in ORDER],
 )
 def test_shared_kernel_reproduces_the_papermill_run(
     nb_path: Path, shared_smoke: bool, chapter_runs
@@ -365,7 +370,7 @@ def test_shared_kernel_reproduces_the_papermill_run(
 
 
 def _cases():
-    for nb_path in NOTEBOOKS:
+    for nb_path in ORDER:
         meta = _meta(nb_path)
         for name, value in meta.get("changes_result", {}).items():
             yield _by_chapter(nb_path, name, value, True, id=f"{nb_path.stem}-{name}")
@@ -380,7 +385,10 @@ def test_parameter_takes_effect(nb_path: Path, name: str, value, must_change: bo
     base = _get(runs, "papermill", nb_path, smoke)
     assert base, f"{nb_path.name}: the smoke run published no value to compare"
     assert smoke.get(name) != value, f"{nb_path.name}: {name}={value!r} is the smoke value itself"
-    changed = _get(runs, "shared", nb_path, {**smoke, name: value})
+    if name == "seed":  # every seed must work: the chapter's fresh seed, through papermill
+        changed = _get(runs, "papermill", nb_path, {**smoke, "seed": _fresh_seed(nb_path)})
+    else:
+        changed = _get(runs, "shared", nb_path, {**smoke, name: value})
     assert changed.keys() == base.keys()
     differing = sorted(k for k in base if base[k] != changed[k])
     if must_change:
@@ -415,7 +423,7 @@ def _default(info: dict):
 def _bad_cases():
     """One wrong-kind value per parameter, and the chapter's out-of-range values
     (metadata ``cvbook.bad_values``: parameter -> list of values)."""
-    for nb_path in NOTEBOOKS:
+    for nb_path in ORDER:
         params = pm.inspect_notebook(str(nb_path))
         meta = _meta(nb_path)
         for name, info in params.items():
@@ -447,7 +455,7 @@ def test_bad_value_fails_at_once_naming_the_parameter(nb_path: Path, name: str, 
 
 @pytest.mark.parametrize(
     "nb_path, shared_smoke",
-    [_by_chapter(p, True, id=p.stem) for p in NOTEBOOKS if _first_kind_case(p) is not None],
+    [_by_chapter(p, True, id=p.stem) for p in ORDER if _first_kind_case(p) is not None],
 )
 def test_bad_value_through_papermill_fails_as_checked_in_process(
     nb_path: Path, shared_smoke: bool, chapter_runs
@@ -470,7 +478,7 @@ def _misspelt(name: str, known) -> str:
 
 
 def _misspelt_cases():
-    for nb_path in NOTEBOOKS:
+    for nb_path in ORDER:
         params = pm.inspect_notebook(str(nb_path))
         name = next(iter(params))
         yield _by_chapter(nb_path, _misspelt(name, params), 3, id=f"{nb_path.stem}-misspelt")
@@ -506,17 +514,14 @@ def test_help_notebook_shows_each_parameters_type(nb_path: Path):
 
 
 def _seed_cases():
-    for nb_path in NOTEBOOKS:
-        if not _has_seed(nb_path):
-            continue
-        for which, seed in enumerate(_fresh_seeds(nb_path)):
-            how = "papermill" if which == 0 else "shared"
-            yield _by_chapter(nb_path, which, id=f"{nb_path.stem}-seed{seed}-{how}")
+    for nb_path in ORDER:
+        if _has_seed(nb_path):
+            seed = _fresh_seed(nb_path)
+            yield _by_chapter(nb_path, seed, id=f"{nb_path.stem}-seed{seed}")
 
 
-@pytest.mark.parametrize("nb_path, which_seed", list(_seed_cases()))
-def test_smoke_run_finishes_under_a_fresh_seed(nb_path: Path, which_seed: int, chapter_runs):
-    seed = _fresh_seeds(nb_path)[which_seed]
-    kind = "papermill" if which_seed == 0 else "shared"
-    result = _get(chapter_runs(nb_path), kind, nb_path, {**_smoke(nb_path), "seed": seed})
-    assert result, f"{nb_path.name}: the run under seed={seed} published nothing"
+@pytest.mark.parametrize("nb_path, fresh_seed", list(_seed_cases()))
+def test_smoke_run_finishes_under_a_fresh_seed(nb_path: Path, fresh_seed: int, chapter_runs):
+    smoke = _smoke(nb_path)
+    result = _get(chapter_runs(nb_path), "papermill", nb_path, {**smoke, "seed": fresh_seed})
+    assert result, f"{nb_path.name}: the run under seed={fresh_seed} published nothing"

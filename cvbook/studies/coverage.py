@@ -94,8 +94,8 @@ __all__ = [
 #: The estimates compared, in the order the chapter shows them, with a label.
 METHODS: dict[str, str] = {
     "holdout": "hold-out CP bound",
-    "ckcv": r"C-KCV $L_{EE}^*$, random member of $\mathcal{F}^*$",
-    "ckcv_refit": r"C-KCV $L_{EE}^*$, model refit on all $n$ (misuse)",
+    "ckcv": "C-KCV L_EE*, random member of F*",
+    "ckcv_refit": "C-KCV L_EE*, model refit on all n (misuse)",
     "kfold": "mean K-fold error, refit model",
     "kfold_2std": "mean + 2 std K-fold, refit model",
 }
