@@ -12,9 +12,9 @@ PYTEST := $(BIN)/python -m pytest -p no:cacheprovider
 TIMES  := _build/test-times.txt
 NBVAL_FLAGS := --nbval --nbval-current-env --nbval-cell-timeout=600 \
                --nbval-sanitize-with tests/nbval_sanitize.cfg
-# nbval and papermill run on both cores (pytest-xdist): whole notebooks (nbval, --dist
-# loadfile) or whole chapters (papermill, one xdist_group per chapter) per worker, so that
-# each kernel's outputs and each chapter's runs stay together. WORKERS=1 runs them in turn.
+# nbval, papermill and the unit tests run on both cores: nbval and the unit tests with
+# pytest-xdist (nbval: whole notebooks per worker, --dist loadfile), papermill as WORKERS
+# pytest processes on disjoint halves of the chapters. WORKERS=1 runs each in one process.
 WORKERS ?= 2
 xdist = $(if $(filter 1,$(WORKERS)),,-n $(WORKERS) --dist $(1))
 # Time a stage: $(call timed,name,command)
@@ -95,8 +95,15 @@ unit-min: $(STAMP_MIN)  ## unit tests and doctests at the minimum versions (cach
 	$(call timed,unit-min,$(VENV_MIN)/bin/python -m pytest -p no:cacheprovider -q $(call xdist,load) $(UNIT_ARGS) \
 	    --ignore=tests/booktoc.py --ignore=tests/test_book.py --ignore=tests/test_environment.py)
 
+# Two pytest processes, each on half of the chapters (CVBOOK_PAPERMILL_SHARD), so that a
+# chapter's runs stay in one process; WORKERS=1 runs them all in one.
 papermill: install  ## every chapter re-run by papermill: parameters, bad values, other seeds
-	$(call timed,papermill,$(PYTEST) $(call xdist,loadgroup) tests/test_papermill.py)
+	$(call timed,papermill,$(MAKE) --no-print-directory -j$(WORKERS) \
+	    $(foreach k,$(shell seq 0 $$(( $(WORKERS) - 1 ))),papermill-shard-$(k)))
+
+papermill-shard-%:
+	@CVBOOK_PAPERMILL_SHARD=$*/$(WORKERS) $(PYTEST) -q --basetemp=_build/papermill-$* \
+	    tests/test_papermill.py
 
 # --all: re-read and re-execute every page even after `make book`, so the check is never stale.
 build: install mathjax  ## jupyter-book build -W of the whole book (forced re-execution)
