@@ -251,7 +251,9 @@ def test_run_all_shows_figures_and_numbers(lab: str, chapter: str) -> None:
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.set_default_timeout(60_000)
-            page.goto(f"{lab}lab/tree/{chapter}.ipynb")
+            # a workspace of its own (and reset): JupyterLab would otherwise restore the
+            # previous test's notebook beside this one, and the page would hold both
+            page.goto(f"{lab}lab/workspaces/{chapter}/tree/{chapter}.ipynb?reset")
             page.wait_for_selector(".jp-Notebook .jp-Cell")
             page.wait_for_selector(".jp-Notebook-ExecutionIndicator, .jp-Toolbar-kernelName")
             page.wait_for_timeout(2000)  # the kernel starts
