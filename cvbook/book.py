@@ -10,10 +10,10 @@ chapters share so that each reads the same in all three:
   :func:`published` lists them (the papermill test compares runs with it). Nothing is
   glued: glue roles show as raw text in JupyterLab, and myst-nb's inline execution
   reports every glued key of an executed notebook twice.
-* :func:`check_int`, :func:`check_float`, :func:`check_choice`, :func:`check_int_list`,
-  :func:`check_float_list` and :func:`check_seed` validate the ``parameters`` cell, in
-  the cell right after it, so that a bad value fails at once with one line naming the
-  parameter and what is allowed.
+* :func:`check_int_parameter`, :func:`check_float_parameter`, :func:`check_choice`,
+  :func:`check_int_list`, :func:`check_float_list` and :func:`check_seed` validate the
+  ``parameters`` cell, in the cell right after it, so that a bad value fails at once
+  with one line naming the parameter and what is allowed.
 * :func:`format_pm` writes a value and its standard error (``0.0123 ± 0.0045``) with
   enough digits that the error is never shown as zero and no zero carries a minus
   sign; every table of the book prints its ``±`` through it.
@@ -41,10 +41,10 @@ __all__ = [
     "ParameterTypeError",
     "Shown",
     "check_choice",
-    "check_float",
     "check_float_list",
-    "check_int",
+    "check_float_parameter",
     "check_int_list",
+    "check_int_parameter",
     "check_parameter_names",
     "check_seed",
     "format_number",
@@ -350,7 +350,9 @@ def _is_real(value: Any) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
 
 
-def check_int(name: str, value: Any, low: int | None = None, high: int | None = None) -> int:
+def check_int_parameter(
+    name: str, value: Any, low: int | None = None, high: int | None = None
+) -> int:
     """Check that a parameter is an integer in ``[low, high]`` and return it.
 
     A value of another kind (a float, a string, a bool) raises :class:`ParameterTypeError`
@@ -358,13 +360,13 @@ def check_int(name: str, value: Any, low: int | None = None, high: int | None = 
 
     Examples
     --------
-    >>> check_int("m", 40, low=10)
+    >>> check_int_parameter("m", 40, low=10)
     40
-    >>> check_int("m", -5, low=10)
+    >>> check_int_parameter("m", -5, low=10)
     Traceback (most recent call last):
     ...
     cvbook.book.ParameterError: parameter 'm' must be an integer >= 10; got -5
-    >>> check_int("m", 4.0, low=10)
+    >>> check_int_parameter("m", 4.0, low=10)
     Traceback (most recent call last):
     ...
     cvbook.book.ParameterTypeError: parameter 'm' must be an integer >= 10; got 4.0
@@ -390,7 +392,7 @@ def _float_allowed(low, high, open_low, open_high) -> str:
     return "a finite number"
 
 
-def check_float(
+def check_float_parameter(
     name: str,
     value: Any,
     low: float | None = None,
@@ -405,13 +407,13 @@ def check_float(
 
     Examples
     --------
-    >>> check_float("delta", 0.05, 0, 1, open_low=True, open_high=True)
+    >>> check_float_parameter("delta", 0.05, 0, 1, open_low=True, open_high=True)
     0.05
-    >>> check_float("delta", "0.05", 0, 1, open_low=True, open_high=True)
+    >>> check_float_parameter("delta", "0.05", 0, 1, open_low=True, open_high=True)
     Traceback (most recent call last):
     ...
     cvbook.book.ParameterTypeError: parameter 'delta' must be a number in (0, 1); got '0.05'
-    >>> check_float("scale", 10**400)
+    >>> check_float_parameter("scale", 10**400)
     Traceback (most recent call last):
     ...
     cvbook.book.ParameterError: parameter 'scale' must be a finite number; got 1000...
@@ -516,7 +518,9 @@ def check_float_list(
     out = []
     for v in value:
         try:
-            out.append(check_float(name, v, low, high, open_low=open_low, open_high=open_high))
+            out.append(
+                check_float_parameter(name, v, low, high, open_low=open_low, open_high=open_high)
+            )
         except ParameterError:
             _fail(name, allowed, value)
     return out
@@ -530,7 +534,7 @@ def check_seed(name: str, value: Any) -> int:
     >>> check_seed("seed", 20261122)
     20261122
     """
-    return check_int(name, value, low=0, high=2**63 - 1)
+    return check_int_parameter(name, value, low=0, high=2**63 - 1)
 
 
 #: The comment papermill writes at the top of the cell it injects (its Python translator).

@@ -81,10 +81,10 @@ from cvbook.book import (  # noqa: E402
     ParameterError,
     ParameterTypeError,
     check_choice,
-    check_float,
     check_float_list,
-    check_int,
+    check_float_parameter,
     check_int_list,
+    check_int_parameter,
     check_seed,
     format_number,
     format_pm,
@@ -94,8 +94,8 @@ from cvbook.book import (  # noqa: E402
 )
 
 _CHECKS = [
-    ("int", lambda v: check_int("m", v, low=1)),
-    ("float", lambda v: check_float("delta", v, 0, 1, open_low=True, open_high=True)),
+    ("int", lambda v: check_int_parameter("m", v, low=1)),
+    ("float", lambda v: check_float_parameter("delta", v, 0, 1, open_low=True, open_high=True)),
     ("seed", lambda v: check_seed("seed", v)),
     ("choice", lambda v: check_choice("model", v, ["svm", "knn"])),
     ("int_list", lambda v: check_int_list("sizes", v, low=1)),
@@ -123,11 +123,11 @@ def test_a_wrong_kind_is_a_parameter_error_and_a_type_error(kind, check, bad):
 @pytest.mark.parametrize(
     "call",
     [
-        lambda: check_int("m", 10**400, low=1, high=100),
-        lambda: check_float("delta", 10**400),
-        lambda: check_float("delta", -(10**400)),
-        lambda: check_float("delta", float("nan")),
-        lambda: check_float("delta", float("inf")),
+        lambda: check_int_parameter("m", 10**400, low=1, high=100),
+        lambda: check_float_parameter("delta", 10**400),
+        lambda: check_float_parameter("delta", -(10**400)),
+        lambda: check_float_parameter("delta", float("nan")),
+        lambda: check_float_parameter("delta", float("inf")),
         lambda: check_float_list("deltas", [0.1, 10**400]),
         lambda: check_seed("seed", 10**400),
         lambda: check_seed("seed", -1),
@@ -147,8 +147,8 @@ def test_numpy_scalars_are_the_values_they_hold():
     assert check_choice("model", np.str_("svm"), ["svm", "knn"]) == "svm"
     assert type(check_choice("model", np.str_("svm"), ["svm", "knn"])) is str
     assert check_choice("k", np.int64(3), [3, 5]) == 3
-    assert check_int("m", np.int32(40), low=1) == 40
-    assert check_float("delta", np.float32(0.25), 0, 1) == 0.25
+    assert check_int_parameter("m", np.int32(40), low=1) == 40
+    assert check_float_parameter("delta", np.float32(0.25), 0, 1) == 0.25
     with pytest.raises(ParameterTypeError):
         check_choice("k", 3.0, [3, 5])  # a float is not one of the integer choices
     with pytest.raises(ParameterTypeError):

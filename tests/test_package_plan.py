@@ -157,14 +157,10 @@ def _definitions(tree: ast.Module) -> dict[str, ast.AST]:
     return out
 
 
-#: Names allowed in two modules, with the reason. ``cvbook.book``'s chapter-parameter checks
-#: raise ``ParameterError`` for a notebook's parameters cell; ``cvbook.validation``'s raise
-#: ``ValueError``/``ArgumentTypeError`` for a function's arguments (``book`` is another
-#: helper's file: merging the two is left to it).
-TWICE_ALLOWED = {
-    "check_int": {"cvbook.book", "cvbook.validation"},
-    "check_float": {"cvbook.book", "cvbook.validation"},
-}
+#: Names allowed in two modules, with the reason (none: ``cvbook.book``'s parameter checks
+#: are ``check_int_parameter``/``check_float_parameter``, so that ``check_int`` always means
+#: ``cvbook.validation``'s argument check, in its ``(value, name)`` order).
+TWICE_ALLOWED: dict[str, set[str]] = {}
 
 
 def test_each_public_name_is_defined_once():

@@ -155,15 +155,20 @@ def _papermill(nb_path: Path, params_json: str, out_dir: str) -> dict[str, str]:
     source = Path(out_dir) / "src" / f"{digest}-{nb_path.name}"
     source.parent.mkdir(exist_ok=True)
     nbformat.write(_with_report(nb_path), source)
+    _execute(source, out, params_json, nb_path.parent)
+    return published_values(nbformat.read(out, as_version=4))
+
+
+def _execute(source: Path, out: Path, params_json: str, cwd: Path) -> None:
+    """``papermill.execute_notebook`` quietly, with the parameters given as JSON."""
     pm.execute_notebook(
         str(source),
         str(out),
         parameters=json.loads(params_json),
-        cwd=str(nb_path.parent),
+        cwd=str(cwd),
         progress_bar=False,
         log_output=False,
     )
-    return published_values(nbformat.read(out, as_version=4))
 
 
 def _papermill_bad(nb_path: Path, params_json: str, out_dir: str):
@@ -172,14 +177,7 @@ def _papermill_bad(nb_path: Path, params_json: str, out_dir: str):
     digest = hashlib.sha1(params_json.encode()).hexdigest()[:12]
     out = Path(out_dir) / f"bad-{nb_path.stem}-{digest}.ipynb"
     try:
-        pm.execute_notebook(
-            str(nb_path),
-            str(out),
-            parameters=json.loads(params_json),
-            cwd=str(nb_path.parent),
-            progress_bar=False,
-            log_output=False,
-        )
+        _execute(nb_path, out, params_json, nb_path.parent)
     except pm.PapermillExecutionError as err:
         nb = nbformat.read(out, as_version=4)
         code = [c for c in nb.cells if c.cell_type == "code"]
