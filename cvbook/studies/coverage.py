@@ -101,6 +101,17 @@ METHODS: dict[str, str] = {
 }
 
 
+# METHODS's labels with the chapter's notation typeset, for format_table's Markdown (a
+# chapter renders it as MyST); METHODS stays plain text for plots and the API page, where
+# a "$" would show as itself (so this one is private: the API page would show its "$").
+_TABLE_LABELS: dict[str, str] = {
+    key: label.replace("L_EE*", "$L_{EE}^*$")
+    .replace("F*", "$\\mathcal F^*$")
+    .replace(" all n ", " all $n$ ")
+    for key, label in METHODS.items()
+}
+
+
 #: ``k`` recorded for C-KCV when k itself is tuned over the ``k_values`` (``k*``).
 TUNED_K = 0
 
@@ -825,6 +836,10 @@ _TABLE_KEYS = (
 def format_table(summary: Sequence[Mapping[str, Any]], digits: int = 3) -> str:
     """A markdown table of :func:`summarize`'s rows: coverage [CP interval], slack.
 
+    The estimates are named by :data:`METHODS`'s labels with the chapter's notation
+    typeset (``$L_{EE}^*$``, for a notebook whose Markdown outputs are rendered as MyST);
+    a tuned ``k`` is written ``$k^*$``.
+
     Examples
     --------
     >>> line = format_table([{"method": "kfold", "n": 100, "k": 5, "delta": 0.05,
@@ -852,12 +867,13 @@ def format_table(summary: Sequence[Mapping[str, Any]], digits: int = 3) -> str:
         "|---|---|---|---|---|---|---|---|",
     ]
     for r in summary:
-        k = "k*" if r["k"] == TUNED_K else str(r["k"])
+        k = "$k^*$" if r["k"] == TUNED_K else str(r["k"])
+        label = _TABLE_LABELS[r["method"]]
         is_bound = r["method"] in ("holdout", "ckcv", "ckcv_refit")
         nominal = f"{1 - r['delta']:.2f}" if is_bound else "—"
         held = f"{r['n_held']}/{r['n_repeats']}" if "n_held" in r else "—"
         lines.append(
-            f"| {METHODS[r['method']]} | {r['n']} | {k} | {r['delta']:g} | {nominal} | {held} | "
+            f"| {label} | {r['n']} | {k} | {r['delta']:g} | {nominal} | {held} | "
             f"{r['coverage']:.{digits}f} [{r['cp_low']:.{digits}f}, {r['cp_high']:.{digits}f}] | "
             f"{format_pm(r['slack_mean'], r['slack_std'], digits=digits)} |"
         )
