@@ -135,6 +135,29 @@ def selection_trial(
     return result
 
 
+def _trials_and_subset(
+    trials: Sequence[dict], subset: Sequence[int] | None
+) -> tuple[list[dict], int, np.ndarray]:
+    """The trials as a list, the number of candidates, and ``subset`` checked as positions."""
+    trials = list(trials)
+    if not trials:
+        raise ValueError("trials must hold at least one output of selection_trial, got none")
+    n_cand = len(trials[0]["val_errors"])
+    idx = np.arange(n_cand) if subset is None else np.asarray(subset)
+    if (
+        idx.ndim != 1
+        or idx.size == 0
+        or not np.issubdtype(idx.dtype, np.integer)
+        or idx.min() < 0
+        or idx.max() >= n_cand
+    ):
+        raise ValueError(
+            f"subset must be a non-empty list of candidate positions in [0, {n_cand}), "
+            f"got {subset!r}"
+        )
+    return trials, n_cand, idx
+
+
 def selection_summary(
     trials: Sequence[dict], subset: Sequence[int] | None = None, fixed_index: int = 0
 ) -> dict[str, np.ndarray]:
@@ -174,22 +197,7 @@ def selection_summary(
     >>> s["best"].tolist(), s["optimism"].round(2).tolist(), s["regret"].round(2).tolist()
     ([1], [-0.15], [0.05])
     """
-    trials = list(trials)
-    if not trials:
-        raise ValueError("trials must hold at least one output of selection_trial, got none")
-    n_cand = len(trials[0]["val_errors"])
-    idx = np.arange(n_cand) if subset is None else np.asarray(subset)
-    if (
-        idx.ndim != 1
-        or idx.size == 0
-        or not np.issubdtype(idx.dtype, np.integer)
-        or idx.min() < 0
-        or idx.max() >= n_cand
-    ):
-        raise ValueError(
-            f"subset must be a non-empty list of candidate positions in "
-            f"[0, {n_cand}), got {subset!r}"
-        )
+    trials, n_cand, idx = _trials_and_subset(trials, subset)
     fixed_index = check_int(fixed_index, "fixed_index", minimum=0, maximum=n_cand - 1)
     rows = []
     for t in trials:
@@ -719,22 +727,7 @@ def choice_costs(
     >>> [round(float(c[k][0]), 2) for k in ("regret", "size_shift", "noise")]
     [0.07, 0.01, 0.06]
     """
-    trials = list(trials)
-    if not trials:
-        raise ValueError("trials must hold at least one output of selection_trial, got none")
-    n_cand = len(trials[0]["val_errors"])
-    idx = np.arange(n_cand) if subset is None else np.asarray(subset)
-    if (
-        idx.ndim != 1
-        or idx.size == 0
-        or not np.issubdtype(idx.dtype, np.integer)
-        or idx.min() < 0
-        or idx.max() >= n_cand
-    ):
-        raise ValueError(
-            f"subset must be a non-empty list of candidate positions in [0, {n_cand}), "
-            f"got {subset!r}"
-        )
+    trials, n_cand, idx = _trials_and_subset(trials, subset)
     rows = []
     for t in trials:
         if len(t["val_errors"]) != n_cand:
