@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import keyword
 import math
 import numbers
 import re
@@ -114,10 +115,15 @@ N = Numbers()
 
 
 def _no_negative_zero(text: str) -> str:
-    """Drop the minus sign of a number that rounds to zero (``-0.000`` -> ``0.000``)."""
-    if text.startswith("-") and not any(ch in "123456789" for ch in text.split("e")[0]):
-        return text[1:]
-    return text
+    """Drop the minus sign of a number that rounds to zero (``-0.000`` -> ``0.000``); a
+    padded field keeps its width (``'   -0.00'`` -> ``'    0.00'``)."""
+    core = text.strip()
+    if not core.startswith("-") or any(ch in "123456789" for ch in core.split("e")[0]):
+        return text
+    unsigned = text.replace("-", "", 1)
+    if text.startswith(" "):
+        return " " + unsigned
+    return unsigned + " " if text.endswith(" ") else unsigned
 
 
 def format_number(value: Any, fmt: str) -> str:
@@ -129,12 +135,16 @@ def format_number(value: Any, fmt: str) -> str:
     '0.000'
     >>> format_number(-0.0123, ".3f")
     '-0.012'
+    >>> format_number(-0.0001, ">8.2f")
+    '    0.00'
     """
     if not isinstance(fmt, str):
         raise TypeError(f"fmt must be a format spec (str), got {type(fmt).__name__}")
     value = _plain(value)
     if not isinstance(value, numbers.Real) or isinstance(value, bool):
         raise TypeError(f"value must be a real number, got {type(value).__name__}")
+    if not math.isfinite(float(value)):
+        raise ValueError(f"value must be finite (a number for the prose), got {value!r}")
     try:
         text = format(float(value), fmt)
     except (ValueError, OverflowError) as err:
@@ -181,10 +191,14 @@ def format_pm(value: Any, se: Any, *, digits: int = 3, sig: int = 2, scale: floa
             raise ValueError(f"{name} must be finite, got {x!r}")
     if se < 0:
         raise ValueError(f"se must be >= 0, got {se!r}")
+    if scale <= 0:
+        raise ValueError(f"scale must be > 0 (100 for percentages), got {scale!r}")
     for name, x, lo in (("digits", digits, 0), ("sig", sig, 1)):
         if not _is_int(x) or not lo <= x <= 15:
             raise ValueError(f"{name} must be an integer in [{lo}, 15], got {x!r}")
     value, se = float(value) * float(scale), float(se) * float(scale)
+    if not (math.isfinite(value) and math.isfinite(se)):
+        raise ValueError(f"value and se times scale must be finite, got {value!r} ± {se!r}")
     decimals = int(digits)
     if se > 0:
         if se < 10.0**-digits:  # show `sig` significant digits of se
@@ -224,6 +238,8 @@ def _format(name: str, value: Any, fmt: str | None) -> str:
     if isinstance(value, str):
         return value if fmt is None else _format_with(name, value, fmt)
     if isinstance(value, (bool, np.bool_)):
+        if fmt is not None:
+            raise TypeError(f"cannot publish {name!r}: a bool takes no format, got {fmt!r}")
         return str(bool(value))
     if isinstance(value, numbers.Integral):
         return _format_with(name, int(value), fmt or "d")
@@ -232,6 +248,10 @@ def _format(name: str, value: Any, fmt: str | None) -> str:
             raise TypeError(
                 f"cannot publish {name!r}: the float {value!r} needs a format, "
                 f"e.g. {name}=({value!r}, '.3f')"
+            )
+        if not math.isfinite(float(value)):
+            raise ValueError(
+                f"cannot publish {name!r}: {value!r} is not a number the prose can show"
             )
         return _no_negative_zero(_format_with(name, float(value), fmt))
     raise TypeError(
@@ -249,8 +269,8 @@ def _format_with(name: str, value: Any, fmt: str) -> str:
 
 
 def _plain(value: Any) -> Any:
-    """A Python scalar for a NumPy scalar (``np.float64(0.5)`` -> ``0.5``)."""
-    if isinstance(value, np.generic):
+    """A Python scalar for a NumPy scalar or 0-d array (``np.float64(0.5)`` -> ``0.5``)."""
+    if isinstance(value, np.generic) or (isinstance(value, np.ndarray) and value.ndim == 0):
         return value.item()
     return value
 
@@ -275,14 +295,33 @@ def publish(values: Mapping[str, Any] | None = None, /, **named: Any) -> None:
     >>> N.doc_risk, N.doc_m
     (0.123, 40)
     """
+    if values is not None and not isinstance(values, Mapping):
+        raise TypeError(
+            f"values must be a mapping of names to numbers, got {type(values).__name__}; "
+            "nothing was published"
+        )
+    twice = sorted(set(values or {}) & set(named))
+    if twice:
+        raise ValueError(
+            f"{', '.join(map(repr, twice))} given twice (in values and as a keyword); "
+            "nothing was published"
+        )
     items = {**(dict(values) if values is not None else {}), **named}
     # Check every item before publishing any: a failing call publishes nothing and says
     # so, naming the item at fault and the others it held back.
     shown: dict[str, Shown] = {}
     for name, item in items.items():
         try:
-            if not isinstance(name, str) or not name.isidentifier():
-                raise ValueError(f"a published name must be an identifier, got {name!r}")
+            if (
+                not isinstance(name, str)
+                or not name.isidentifier()
+                or keyword.iskeyword(name)
+                or name.startswith("_")
+            ):
+                raise ValueError(
+                    "a published name must be an identifier that N.<name> can read "
+                    f"(no keyword, no leading underscore), got {name!r}"
+                )
             value, fmt = item if isinstance(item, tuple) and len(item) == 2 else (item, None)
             shown[name] = Shown(_format(name, _plain(value), fmt))
         except (TypeError, ValueError) as err:
@@ -372,12 +411,22 @@ def check_int_parameter(
     cvbook.book.ParameterTypeError: parameter 'm' must be an integer >= 10; got 4.0
     """
     check_parameter_names()
+    _check_range(low, high)
     allowed = "an integer" + _range_text(low, high)
     if not _is_int(value):
         _fail(name, allowed, value, kind=True)
     if (low is not None and value < low) or (high is not None and value > high):
         _fail(name, allowed, value)
     return int(value)
+
+
+def _check_range(low: Any, high: Any) -> None:
+    """The bounds a chapter gives a check: numbers (or None), not NaN, ``low <= high``."""
+    for arg, bound in (("low", low), ("high", high)):
+        if bound is not None and (not _is_real(bound) or math.isnan(float(bound))):
+            raise TypeError(f"{arg} must be a number or None, got {bound!r}")
+    if low is not None and high is not None and low > high:
+        raise ValueError(f"low must be <= high, got low={low!r}, high={high!r}")
 
 
 def _float_allowed(low, high, open_low, open_high) -> str:
@@ -419,6 +468,7 @@ def check_float_parameter(
     cvbook.book.ParameterError: parameter 'scale' must be a finite number; got 1000...
     """
     check_parameter_names()
+    _check_range(low, high)
     allowed = _float_allowed(low, high, open_low, open_high)
     if not _is_real(value):
         _fail(name, allowed, value, kind=True)
@@ -454,7 +504,11 @@ def check_choice(name: str, value: Any, choices: Iterable[Any]) -> Any:
     cvbook.book.ParameterError: parameter 'model' must be one of ['svm', 'knn']; got 'forest'
     """
     check_parameter_names()
+    if isinstance(choices, (str, bytes)) or not isinstance(choices, Iterable):
+        raise TypeError(f"choices must be a list of allowed values, got {choices!r}")
     choices = [_plain(c) for c in choices]
+    if not choices:
+        raise ValueError("choices must hold at least one allowed value, got none")
     plain = _plain(value)
     if any(plain == c and type(plain) is type(c) for c in choices):
         return plain
@@ -482,6 +536,7 @@ def check_int_list(
     """
     check_parameter_names()
     allowed = f"a list of at least {min_len} integers" + _range_text(low, high)
+    _check_min_len(min_len)
     if not isinstance(value, (list, tuple)) or not all(_is_int(v) for v in value):
         _fail(name, allowed, value, kind=True)
     if len(value) < min_len or not all(
@@ -509,8 +564,13 @@ def check_float_list(
     [0.05, 0.2]
     """
     check_parameter_names()
+    _check_min_len(min_len)
     one = _float_allowed(low, high, open_low, open_high)
-    allowed = f"a list of at least {min_len} " + one.replace("a number", "numbers", 1)
+    allowed = f"a list of at least {min_len} " + (
+        one.replace("a number", "numbers", 1)
+        if one.startswith("a number")
+        else one.replace("a finite number", "finite numbers", 1)
+    )
     if not isinstance(value, (list, tuple)) or not all(_is_real(v) for v in value):
         _fail(name, allowed, value, kind=True)
     if len(value) < min_len:
@@ -526,15 +586,23 @@ def check_float_list(
     return out
 
 
+def _check_min_len(min_len: Any) -> None:
+    if not _is_int(min_len) or min_len < 0:
+        raise ValueError(f"min_len must be an integer >= 0, got {min_len!r}")
+
+
 def check_seed(name: str, value: Any) -> int:
-    """Check that a seed parameter is a non-negative integer (any such value works).
+    """Check that a seed parameter is an integer in ``[0, 2**32)`` (any such value works).
+
+    The range is the one every ``random_state`` of the package (and of scikit-learn)
+    accepts as an int.
 
     Examples
     --------
     >>> check_seed("seed", 20261122)
     20261122
     """
-    return check_int_parameter(name, value, low=0, high=2**63 - 1)
+    return check_int_parameter(name, value, low=0, high=2**32 - 1)
 
 
 #: The comment papermill writes at the top of the cell it injects (its Python translator).
@@ -567,6 +635,16 @@ def unknown_parameters(parameters_source: str, injected_source: str) -> tuple[li
     >>> unknown_parameters("m = 40\\nseed = 1\\n", "# Parameters\\nn_sample = 500\\n")
     (['n_sample'], ['m', 'seed'])
     """
+    for arg, source in (
+        ("parameters_source", parameters_source),
+        ("injected_source", injected_source),
+    ):
+        if not isinstance(source, str):
+            raise TypeError(f"{arg} must be a cell's source (str), got {type(source).__name__}")
+        try:
+            ast.parse(source)
+        except SyntaxError as err:
+            raise ValueError(f"{arg} is not valid Python: {err.msg} (line {err.lineno})") from None
     known = _assigned_names(parameters_source)
     return [n for n in _assigned_names(injected_source) if n not in known], known
 
@@ -643,6 +721,15 @@ def results_path(*parts: str) -> Path:
     >>> results_path("table1", "table1.csv").name
     'table1.csv'
     """
+    if not parts:
+        raise ValueError("parts must name a record inside results/, got none")
+    for part in parts:
+        if not isinstance(part, str) or not part:
+            raise TypeError(f"parts must be non-empty strings, got {part!r}")
+        if Path(part).is_absolute() or ".." in Path(part).parts:
+            raise ValueError(
+                f"parts must stay inside results/ (no absolute path, no '..'), got {part!r}"
+            )
     starts = [Path.cwd(), *Path.cwd().parents, Path(__file__).resolve().parents[1]]
     for base in starts:
         candidate = base / "results"

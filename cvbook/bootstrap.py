@@ -30,11 +30,16 @@ import numpy as np
 from joblib import Parallel, delayed
 from sklearn.base import clone
 
-from .risk import LOSSES
+from .holdout import clone_estimator
+from .risk import LOSSES, check_target
 from .validation import (
+    ArgumentTypeError,
     check_1d_labels,
     check_bool,
+    check_finite_values,
     check_int,
+    check_label_pair,
+    check_n_jobs,
     check_random_state,
     check_same_length,
     check_train_test_splits,
@@ -92,6 +97,10 @@ class BootstrapSplit:
 
     def split(self, X: Any, y: Any = None, groups: Any = None) -> Iterable[tuple]:
         """Yield ``(train, test)``: a bootstrap sample and its out-of-bag indices."""
+        if isinstance(X, (str, bytes)) or not hasattr(X, "__len__"):
+            raise ArgumentTypeError(
+                f"X must be an array of points (one row each), got {type(X).__name__}"
+            )
         m = len(X)
         if m < 2:
             raise ValueError(f"X must have at least 2 rows for a bootstrap, got {m}")
@@ -143,8 +152,14 @@ def no_information_rate(y: Any, y_pred: Any, loss: str = "zero_one") -> float:
     1.0
     """
     loss = _loss_name(loss)
-    y = np.asarray(y)
-    y_pred = np.asarray(y_pred)
+    if loss == "zero_one":
+        y, y_pred = check_label_pair(y, y_pred)
+    else:
+        y = check_finite_values(y, "y", ndim=1)
+        y_pred = check_finite_values(y_pred, "y_pred", ndim=1)
+        check_same_length(("y", y), ("y_pred", y_pred))
+    if y.size == 0:
+        raise ValueError("y must hold at least one point, got an empty array")
     if loss == "zero_one":
         labels, inverse = np.unique(np.concatenate([y, y_pred]), return_inverse=True)
         p = np.bincount(inverse[: len(y)], minlength=len(labels)) / len(y)
@@ -268,6 +283,9 @@ def bootstrap_replicate_errors(
     """
     X, y = check_xy(X, y)
     per_point = LOSSES[_loss_name(loss)]
+    check_target(y, loss)
+    estimator = clone_estimator(estimator)
+    check_n_jobs(n_jobs)
     splits = check_train_test_splits(splits, len(y), unique_train=False, allow_empty_test=True)
     preds = _replicates(estimator, X, y, splits, n_jobs)
     oob = np.array(
@@ -353,6 +371,10 @@ def bootstrap_estimates(
     X, y = check_xy(X, y)
     name = _loss_name(loss)
     per_point = LOSSES[name]
+    check_target(y, loss)
+    estimator = clone_estimator(estimator)
+    check_n_jobs(n_jobs)
+    given = splits is not None
     if splits is None:
         splits = BootstrapSplit(n_bootstraps, random_state=random_state, stratify=stratify)
         splits = splits.split(X, y)
@@ -367,7 +389,11 @@ def bootstrap_estimates(
     counts = np.sum(~np.isnan(losses), axis=0)
     seen = counts > 0
     if not np.any(seen):
-        raise ValueError("no point was ever out of bag: give more bootstrap samples (n_bootstraps)")
+        raise ValueError(
+            "splits leave no point out of bag: each test part is empty"
+            if given
+            else "no point was ever out of bag: give more bootstrap samples (n_bootstraps)"
+        )
     per_point_err = np.nansum(losses[:, seen], axis=0) / counts[seen]
     err1 = float(np.mean(per_point_err))
     full = clone(estimator).fit(X, y).predict(X)

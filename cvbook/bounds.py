@@ -37,6 +37,7 @@ from .validation import (
     check_float,
     check_int,
     check_integer_array,
+    check_label_pair,
     check_open_unit,
     check_same_length,
 )
@@ -290,7 +291,8 @@ def error_rate_bound(y_true, y_pred, delta: float = 0.05) -> tuple[float, float]
         True and predicted labels on ``n >= 1`` test points never used in
         training. A column vector ``(n, 1)`` is flattened with a
         ``DataConversionWarning``, as in scikit-learn; other 2-d shapes,
-        complex values, NaN and a mix of string and numeric labels are refused.
+        complex values, NaN, a mix of string and numeric labels, a continuous
+        ``y_true`` and predicted probabilities or scores are refused.
     delta : float, default=0.05
         Probability that the bound fails, in (0, 1).
 
@@ -317,6 +319,7 @@ def error_rate_bound(y_true, y_pred, delta: float = 0.05) -> tuple[float, float]
             f"y_true and y_pred must both hold text labels or both numeric labels, got "
             f"dtypes {y_true.dtype} and {y_pred.dtype}: a string never equals a number"
         )
+    y_true, y_pred = check_label_pair(y_true, y_pred)
     errors = int(np.count_nonzero(y_true != y_pred))
     return errors / n, clopper_pearson_upper(errors, n, delta)
 

@@ -81,11 +81,14 @@ except ImportError:  # pragma: no cover - scikit-learn < 1.6
 
 from .bounds import clopper_pearson_upper
 from .validation import (
+    ArgumentTypeError,
     check_binary_labels,
     check_features,
+    check_float,
     check_index_array,
     check_int,
     check_label_types,
+    check_n_jobs,
     check_open_unit,
     check_random_state,
 )
@@ -261,6 +264,7 @@ def first_minimum(values: np.ndarray, rtol: float = TIE_RTOL) -> int:
     values = np.asarray(values, dtype=float)
     if values.ndim != 1 or values.size == 0 or not np.all(np.isfinite(values)):
         raise ValueError("values must be a non-empty 1-d array of finite numbers")
+    rtol = check_float(rtol, "rtol", minimum=0.0)
     low = values.min()
     return int(np.flatnonzero(values <= low + rtol * max(abs(low), np.finfo(float).tiny))[0])
 
@@ -320,6 +324,10 @@ class ThreeWaySplit:
         ------
         train, ms, ee : numpy.ndarray of int
         """
+        if isinstance(X, (str, bytes)) or not hasattr(X, "__len__"):
+            raise ArgumentTypeError(
+                f"X must be an array of points (one row each), got {type(X).__name__}"
+            )
         n = len(X)
         n_splits = self.get_n_splits()
         k = check_int(self.k, "k", minimum=3)
@@ -1022,8 +1030,7 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         check_open_unit(self.delta, "delta", scalar=True)
         if self.ee_rows not in ("selected", "all"):
             raise ValueError(f"ee_rows must be 'selected' or 'all', got {self.ee_rows!r}")
-        if self.n_jobs is not None:
-            check_int(self.n_jobs, "n_jobs")
+        check_n_jobs(self.n_jobs)
         k_values = _check_k_values(self.k_values)
         X_arr = _check_X(X, "X")
         y = _check_y(y)
@@ -1060,7 +1067,20 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
             )
         else:
             grid = self.param_grid
-        points = [dict(p) for p in ParameterGrid(grid)]
+        for method in ("fit", "predict", "get_params"):
+            if isinstance(estimator, type) or not callable(getattr(estimator, method, None)):
+                raise ArgumentTypeError(
+                    "estimator must be a scikit-learn classifier instance (with fit, predict "
+                    f"and get_params), got {estimator!r}"
+                )
+        try:
+            points = [dict(p) for p in ParameterGrid(grid)]
+        except (TypeError, ValueError) as err:
+            raise type(err)(f"param_grid: {err}") from None
+        for p in points:
+            c = p.get("C", 1.0)
+            if isinstance(c, (bool, np.bool_)) or not isinstance(c, numbers.Real) or not c > 0:
+                raise ValueError(f"param_grid: C must be a positive number, got {c!r}")
         fast = _is_plain_rbf_svc(estimator) and all(p.get("kernel", "rbf") == "rbf" for p in points)
         if fast:
             default_gamma = estimator.gamma

@@ -102,6 +102,15 @@ class ComparisonTest:
     null: str
     n_fits: int
 
+    def __post_init__(self) -> None:
+        if self.null not in ("conditional", "expected"):
+            raise ValueError(f"null must be 'conditional' or 'expected', got {self.null!r}")
+        p = self.p_value
+        if isinstance(p, (bool, np.bool_)) or not isinstance(p, (int, float, np.number)):
+            raise TypeError(f"p_value must be a real number, got {p!r}")
+        if not 0.0 <= p <= 1.0:  # NaN fails too
+            raise ValueError(f"p_value must be in [0, 1], got {p!r}")
+
     def rejects(self, alpha: float = 0.05) -> bool:
         """Whether the test rejects at level ``alpha``."""
         return bool(self.p_value < check_alpha(alpha))
@@ -431,6 +440,14 @@ def mcnemar_holdout(
     ((train, test),) = random_splits(y, 1, n_test, loss, check_rng(random_state))
     pa = clone(estimator_a).fit(X[train], y[train]).predict(X[test])
     pb = clone(estimator_b).fit(X[train], y[train]).predict(X[test])
+    for name, pred in (("estimator_a", pa), ("estimator_b", pb)):
+        try:
+            check_predicted_labels(pred, "pred", like=y[test])
+        except (TypeError, ValueError) as err:
+            raise type(err)(
+                f"{name} must be a classifier for McNemar's test: its predictions are not "
+                f"class labels ({err})"
+            ) from None
     r = mcnemar_test(y[test], pa, pb)
     return ComparisonTest(r.difference, r.statistic, r.p_value, (), "mcnemar", "conditional", 2)
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .validation import ArgumentTypeError, check_float, check_int
+from .validation import ArgumentTypeError, check_finite_values, check_float, check_int
 
 __all__ = [
     "BlockedKFold",
@@ -196,12 +196,12 @@ def intraclass_correlation(values: Any, groups: Any) -> float:
     >>> round(intraclass_correlation([1.0, 1.2, 3.0, 3.1, 5.0, 5.3], [0, 0, 1, 1, 2, 2]), 3)
     0.994
     """
-    x = np.asarray(values, dtype=float) if not isinstance(values, str) else None
-    if x is None or x.ndim != 1 or not np.all(np.isfinite(x)):
-        raise ValueError(
-            f"values must be a one-dimensional array of finite numbers, got {values!r}"
-        )
+    x = check_finite_values(values, "values", ndim=1)
     g = np.asarray(groups)
+    if g.dtype.kind == "f" and not np.all(np.isfinite(g)):
+        raise ValueError("groups must not hold NaN or infinite values")
+    if g.dtype == object and any(v is None for v in g.ravel().tolist()):
+        raise ValueError("groups must not hold None")
     if g.ndim != 1 or g.shape != x.shape:
         raise ValueError(
             f"groups must be one-dimensional with one entry per value ({x.size}), "
@@ -219,7 +219,9 @@ def intraclass_correlation(values: Any, groups: Any) -> float:
     msw = np.sum((x - means[codes]) ** 2) / (n - k)
     n0 = (n - np.sum(sizes**2) / n) / (k - 1)
     denom = msb + (n0 - 1.0) * msw
-    return float((msb - msw) / denom) if denom > 0 else 0.0
+    if not denom > 0:
+        raise ValueError("values must not be constant: the correlation is undefined (0 / 0)")
+    return float((msb - msw) / denom)
 
 
 def lag1_autocorrelation(series: Any) -> float:
@@ -235,11 +237,7 @@ def lag1_autocorrelation(series: Any) -> float:
     >>> round(lag1_autocorrelation([1.0, 2.0, 3.0, 4.0, 5.0]), 3)
     0.4
     """
-    x = np.asarray(series, dtype=float) if not isinstance(series, str) else None
-    if x is None or x.ndim != 1 or x.size < 3 or not np.all(np.isfinite(x)):
-        raise ValueError(
-            f"series must be a one-dimensional array of at least 3 finite numbers, got {series!r}"
-        )
+    x = check_finite_values(series, "series", ndim=1, min_size=3)
     d = x - x.mean()
     denom = float(d @ d)
     if denom == 0:

@@ -17,7 +17,7 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.model_selection import ShuffleSplit, StratifiedShuffleSplit, train_test_split
 
-from .risk import Loss, empirical_risk, resolve_loss
+from .risk import Loss, check_target, empirical_risk
 from .validation import (
     check_1d_labels,
     check_bool,
@@ -102,6 +102,7 @@ def holdout_split(
     test_size = check_test_fraction(test_size)
     stratify = check_bool(stratify, "stratify")
     X, y = check_xy(X, y)
+    _check_parts(y, test_size, stratify)
     return tuple(
         train_test_split(
             X,
@@ -111,6 +112,31 @@ def holdout_split(
             stratify=y if stratify else None,
         )
     )
+
+
+def _check_parts(y: np.ndarray, test_size: float, stratify: bool) -> None:
+    """Both parts of a hold-out split non-empty (scikit-learn's rounding: the test part
+    is ``ceil(test_size m)``), and, with ``stratify``, room for every class in each."""
+    m = len(y)
+    n_test = int(np.ceil(test_size * m))
+    if n_test < 1 or m - n_test < 1:
+        raise ValueError(
+            f"test_size={test_size} leaves {n_test} test and {m - n_test} training points "
+            f"of m={m}: both parts need at least one point"
+        )
+    if stratify:
+        labels, counts = np.unique(y, return_counts=True)
+        if counts.min() < 2:
+            raise ValueError(
+                f"stratify=True needs at least 2 points of every class, but class "
+                f"{labels[np.argmin(counts)].item()!r} of y has {counts.min()}"
+            )
+        if min(n_test, m - n_test) < len(labels):
+            raise ValueError(
+                f"stratify=True needs at least one point of each of the {len(labels)} "
+                f"classes in both parts, but test_size={test_size} gives {n_test} test and "
+                f"{m - n_test} training points"
+            )
 
 
 def holdout_risk(
@@ -148,7 +174,7 @@ def holdout_risk(
     True
     """
     model = clone_estimator(estimator)
-    resolve_loss(loss)
+    check_target(y, loss)
     X_tr, X_va, y_tr, y_va = holdout_split(X, y, test_size, stratify, random_state)
     model.fit(X_tr, y_tr)
     return empirical_risk(y_va, model.predict(X_va), loss=loss)
@@ -195,8 +221,9 @@ def holdout_risks(
     test_size = check_test_fraction(test_size)
     n_splits = check_int(n_splits, "n_splits", minimum=1)
     stratify = check_bool(stratify, "stratify")
-    resolve_loss(loss)
     X, y = check_xy(X, y)
+    check_target(y, loss)
+    _check_parts(y, test_size, stratify)
     clone_estimator(estimator)
     splitter_cls = StratifiedShuffleSplit if stratify else ShuffleSplit
     splitter = splitter_cls(
@@ -231,6 +258,19 @@ class Selection:
     risks: np.ndarray
     best_index: int
     best_estimator: Any
+
+    def __post_init__(self) -> None:
+        risks = np.asarray(self.risks)
+        if risks.ndim not in (1, 2) or risks.shape[0] == 0:
+            raise ValueError(
+                f"risks must hold one risk (or one row of fold risks) per candidate, got "
+                f"shape {risks.shape}"
+            )
+        n = risks.shape[0]
+        if isinstance(self.best_index, bool) or not isinstance(self.best_index, (int, np.integer)):
+            raise TypeError(f"best_index must be an integer, got {self.best_index!r}")
+        if not 0 <= self.best_index < n:
+            raise ValueError(f"best_index must be in [0, {n}), got {self.best_index}")
 
     @property
     def mean_risks(self) -> np.ndarray:
@@ -285,7 +325,7 @@ def holdout_select(
     """
     candidates = check_candidates(candidates)
     refit = check_bool(refit, "refit")
-    resolve_loss(loss)
+    check_target(y, loss)
     X_tr, X_va, y_tr, y_va = holdout_split(X, y, test_size, stratify, random_state)
     fitted, risks = [], []
     for est in candidates:

@@ -80,6 +80,7 @@ __all__ = [
     "nested_cv_from_losses",
     "nested_cv_interval",
     "pointwise_loss",
+    "random_splits",
     "split_losses",
 ]
 
@@ -142,6 +143,19 @@ class RiskInterval:
     def __post_init__(self) -> None:
         if self.target not in TARGETS:
             raise ValueError(f"target must be one of {list(TARGETS)}, got {self.target!r}")
+        if self.method not in INTERVAL_METHODS:
+            raise ValueError(f"method must be one of {list(INTERVAL_METHODS)}, got {self.method!r}")
+        for name in ("estimate", "lower", "upper"):
+            value = getattr(self, name)
+            if isinstance(value, (bool, np.bool_)) or not isinstance(
+                value, (int, float, np.number)
+            ):
+                raise TypeError(f"{name} must be a real number, got {value!r}")
+            if np.isnan(value):
+                raise ValueError(f"{name} must not be NaN")
+        if self.lower > self.upper:
+            raise ValueError(f"lower must be <= upper, got [{self.lower}, {self.upper}]")
+        check_alpha(self.alpha)
 
     @property
     def width(self) -> float:
@@ -149,7 +163,11 @@ class RiskInterval:
         return round(self.upper - self.lower, 15)
 
     def covers(self, value: float) -> bool:
-        """Whether ``lower <= value <= upper``."""
+        """Whether ``lower <= value <= upper`` (``value`` a real number, not NaN)."""
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
+            raise TypeError(f"value must be a real number, got {value!r}")
+        if np.isnan(value):
+            raise ValueError("value must not be NaN: no interval covers it or misses it")
         return bool(self.lower <= value <= self.upper)
 
 
@@ -295,9 +313,7 @@ def kfold_splits(
     ValueError: n_splits must be <= 2, got 3
     """
     _check_loss(loss)
-    y = np.asarray(y)
-    if y.ndim != 1 or y.size == 0:
-        raise ValueError(f"y must be a non-empty 1-d array, got shape {y.shape}")
+    y = check_target_for_loss(y, loss)
     n_splits = check_int(n_splits, "n_splits", minimum=2, maximum=len(y))
     rng = check_rng(random_state)
     if loss == "zero_one":
@@ -309,10 +325,39 @@ def kfold_splits(
 
 
 def random_splits(
-    y: np.ndarray, n_splits: int, n_test: int, loss: str, rng: np.random.Generator
-) -> list:
-    """``n_splits`` random train/test splits with ``n_test`` test points (stratified for 0-1)."""
+    y: Any, n_splits: int, n_test: int, loss: str, rng: Any
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``n_splits`` random train/test splits with ``n_test`` test points (stratified for 0-1).
+
+    The 0-1 loss's splits are stratified when every class has two points and both parts
+    room for each class; otherwise, and for the squared loss, they are plain shuffles.
+
+    Parameters
+    ----------
+    y : array_like of shape (n,)
+        Labels (0-1 loss) or targets (squared loss).
+    n_splits : int
+        How many splits, ``>= 1``.
+    n_test : int
+        Test points per split, in ``[1, n - 1]``.
+    loss : {"zero_one", "squared"}
+    rng : None, int, Generator, RandomState or SeedSequence
+        One seed is drawn from it per call (a Generator advances).
+
+    Examples
+    --------
+    >>> splits = random_splits([0, 1] * 5, 3, 4, "zero_one", 0)
+    >>> len(splits), [len(test) for _, test in splits]
+    (3, [4, 4, 4])
+    """
+    _check_loss(loss)
+    y = check_target_for_loss(y, loss)
     n = len(y)
+    n_splits = check_int(n_splits, "n_splits", minimum=1)
+    n_test = check_int(n_test, "n_test", minimum=1, maximum=max(1, n - 1))
+    if n < 2:
+        raise ValueError(f"y must hold at least 2 points to split, got {n}")
+    rng = check_rng(rng, "rng")
     if loss == "zero_one":
         counts = np.unique(y, return_counts=True)[1]
         if (

@@ -29,14 +29,16 @@ from sklearn.base import clone
 from sklearn.model_selection import KFold, StratifiedKFold
 
 from .holdout import Selection, clone_estimator
-from .risk import Loss, empirical_risk
+from .risk import Loss, check_target, empirical_risk
 from .validation import (
+    check_1d_labels,
     check_bool,
     check_candidates,
     check_cv,
     check_int,
     check_random_state,
     check_splitter_seed,
+    check_train_test_splits,
     check_xy,
 )
 
@@ -65,6 +67,7 @@ def check_n_splits(n_splits: Any, m: int, name: str = "n_splits") -> int:
     ...
     ValueError: n_splits must be >= 2 (one fold to test, at least one to train), got 1
     """
+    m = check_int(m, "m", minimum=1)
     if isinstance(n_splits, (bool, np.bool_)) or not isinstance(n_splits, (int, np.integer)):
         raise ValueError(
             f"{name} must be an integer >= 2 (the number of folds K), got {n_splits!r}"
@@ -120,6 +123,10 @@ def make_kfold(
     >>> [len(test) for _, test in cv.split(range(10))]
     [4, 3, 3]
     """
+    if y is not None:
+        y = check_1d_labels(y, "y")
+        if m is not None and check_int(m, "m", minimum=1) != len(y):
+            raise ValueError(f"m must be the number of labels in y ({len(y)}), got {m}")
     if m is None:
         if y is None:
             raise ValueError("y or m must be given, to know the number of points")
@@ -127,7 +134,8 @@ def make_kfold(
     m = check_int(m, "m", minimum=1)
     n_splits = check_n_splits(n_splits, m)
     stratify, shuffle = check_bool(stratify, "stratify"), check_bool(shuffle, "shuffle")
-    rs = check_splitter_seed(random_state) if shuffle else None
+    rs = check_splitter_seed(random_state)
+    rs = rs if shuffle else None
     if stratify:
         if y is None:
             raise ValueError("y must be given when stratify=True")
@@ -200,6 +208,7 @@ def kfold_from_scratch(
     (5,)
     """
     X, y = check_xy(X, y)
+    check_target(y, loss)
     clone_estimator(estimator)
     folds = kfold_indices(len(y), n_splits, random_state)
     risks = []
@@ -230,6 +239,14 @@ class FoldRisks:
 
     risks: np.ndarray
     sizes: np.ndarray
+
+    def __post_init__(self) -> None:
+        risks, sizes = np.asarray(self.risks), np.asarray(self.sizes)
+        if risks.ndim != 1 or sizes.shape != risks.shape or risks.size == 0:
+            raise ValueError(
+                f"risks and sizes must be 1-d with one entry per fold, got shapes "
+                f"{risks.shape} and {sizes.shape}"
+            )
 
     @property
     def n_splits(self) -> int:
@@ -308,6 +325,7 @@ def kfold_risks(
     True
     """
     X, y = check_xy(X, y)
+    check_target(y, loss)
     clone_estimator(estimator)
     if cv is None:
         cv = make_kfold(
@@ -323,7 +341,10 @@ def kfold_risks(
                 shuffle=shuffle,
                 random_state=random_state,
             )
-    splits = cv.split(X, y) if hasattr(cv, "split") else cv
+    n_cv = getattr(cv, "n_splits", None)
+    if isinstance(n_cv, (int, np.integer)) and n_cv > len(y):
+        raise ValueError(f"cv has n_splits={n_cv} folds, more than the m={len(y)} points")
+    splits = check_train_test_splits(cv.split(X, y) if hasattr(cv, "split") else cv, len(y), "cv")
     risks, sizes = [], []
     for train, test in splits:
         model = clone(estimator).fit(X[train], y[train])
@@ -372,6 +393,7 @@ def kfold_select(
     """
     candidates = check_candidates(candidates)
     X, y = check_xy(X, y)
+    check_target(y, loss)
     refit = check_bool(refit, "refit")
     cv = make_kfold(n_splits, y=y, stratify=stratify, random_state=random_state)
     folds = list(cv.split(X, y))
@@ -448,6 +470,7 @@ def nested_kfold(
     """
     candidates = check_candidates(candidates)
     X, y = check_xy(X, y)
+    check_target(y, loss)
     outer_splits = check_n_splits(outer_splits, len(y), name="outer_splits")
     smallest_train = len(y) - -(-len(y) // outer_splits)  # m minus the largest outer fold
     inner_splits = check_n_splits(inner_splits, smallest_train, name="inner_splits")

@@ -29,7 +29,7 @@ from scipy.sparse import issparse
 from sklearn.base import clone
 from sklearn.model_selection import LeaveOneOut, cross_val_predict
 
-from .risk import Loss, empirical_risk, resolve_loss
+from .risk import Loss, check_target, empirical_risk
 from .validation import (
     ArgumentTypeError,
     check_1d_labels,
@@ -37,7 +37,7 @@ from .validation import (
     check_features,
     check_finite,
     check_float,
-    check_int,
+    check_n_jobs,
     check_not_complex,
     check_same_length,
 )
@@ -468,12 +468,7 @@ def _check_brute_force(estimator, X, y, n_jobs):
         )
     if m < 2:
         raise ValueError(f"X must hold at least 2 points for leave-one-out, got {m}")
-    if n_jobs is not None:
-        n_jobs = check_int(n_jobs, "n_jobs")
-        if n_jobs == 0:
-            raise ValueError(
-                "n_jobs must be None, a positive int or a negative int (-1: all cores), got 0"
-            )
+    check_n_jobs(n_jobs)
     return X, y
 
 
@@ -517,8 +512,7 @@ def loo_risk(
     >>> loo_risk(DummyClassifier(strategy="most_frequent"), X, y)   # Kohavi's anomaly
     1.0
     """
-    y = check_1d_labels(y, "y")
-    resolve_loss(loss)
+    y = check_target(y, loss)
     pred = loo_predictions(estimator, X, y, n_jobs=n_jobs)
     return empirical_risk(y, pred, loss=loss)
 

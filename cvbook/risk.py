@@ -24,9 +24,11 @@ from .validation import (
     check_distribution,
     check_finite,
     check_int,
+    check_label_pair,
     check_model,
     check_random_state,
     check_same_length,
+    check_target_for_loss,
 )
 
 __all__ = [
@@ -34,6 +36,7 @@ __all__ = [
     "Loss",
     "LossFunction",
     "absolute_losses",
+    "check_target",
     "count_errors",
     "draw_sample",
     "empirical_risk",
@@ -69,9 +72,12 @@ def zero_one_losses(y_true: Any, y_pred: Any) -> np.ndarray:
     Parameters
     ----------
     y_true, y_pred : array_like of shape (n,)
-        Labels of any kind (numbers or strings). A column of shape ``(n, 1)`` is
-        flattened with a :class:`~sklearn.exceptions.DataConversionWarning`; any
-        other 2-d shape and complex values are refused.
+        Class labels of any kind (numbers or strings), both of one kind. A column of
+        shape ``(n, 1)`` is flattened with a
+        :class:`~sklearn.exceptions.DataConversionWarning`; any other 2-d shape, complex
+        values, a continuous ``y_true`` (a regression target: use ``"squared"``) and
+        predictions that are probabilities or scores are refused
+        (:func:`cvbook.validation.check_label_pair`).
 
     Returns
     -------
@@ -83,7 +89,7 @@ def zero_one_losses(y_true: Any, y_pred: Any) -> np.ndarray:
     >>> zero_one_losses([1, -1, 1], [1, 1, 1])
     array([0., 1., 0.])
     """
-    y_true, y_pred = _labels(y_true, y_pred)
+    y_true, y_pred = check_label_pair(y_true, y_pred)
     return (y_true != y_pred).astype(float)
 
 
@@ -134,6 +140,30 @@ def resolve_loss(loss: Loss) -> LossFunction:
             f"per-point losses, got {loss!r}"
         )
     return LOSSES[loss]
+
+
+def check_target(y: Any, loss: Loss, name: str = "y") -> np.ndarray:
+    """``y`` checked against ``loss`` before any model is fitted, and returned 1-d.
+
+    The 0-1 loss needs class labels (a continuous ``y`` would make nearly every point an
+    error), the squared and absolute losses need numbers; a custom loss takes any 1-d
+    ``y``. A column vector is flattened with a ``DataConversionWarning``.
+
+    Examples
+    --------
+    >>> check_target([1, -1, 1], "zero_one").tolist()
+    [1, -1, 1]
+    >>> check_target([0.3, 1.7], "zero_one")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: y must hold class labels for loss='zero_one', got a continuous target ...
+    """
+    fn = resolve_loss(loss)
+    if fn is zero_one_losses:
+        return check_target_for_loss(y, "zero_one", name)
+    if fn is squared_losses or fn is absolute_losses:
+        return check_target_for_loss(y, "squared", name)
+    return check_1d_labels(y, name)
 
 
 def empirical_risk(y_true: Any, y_pred: Any, loss: Loss = "zero_one") -> float:
@@ -270,14 +300,22 @@ def draw_sample(
     """
     check_distribution(distribution)
     min_per_class = check_int(min_per_class, "min_per_class", minimum=0)
+    if isinstance(classes, (str, bytes)) or not isinstance(classes, Sequence):
+        raise TypeError(f"classes must be a sequence of labels such as (-1, 1), got {classes!r}")
     classes = list(classes)
     if not classes:
         raise ValueError("classes must name at least one label, got none")
     m = check_int(m, "m", minimum=max(1, min_per_class * len(classes)))
     max_draws = check_int(max_draws, "max_draws", minimum=1)
     rng = check_random_state(random_state)
-    for _ in range(max_draws):
+    for draw in range(max_draws):
         X, y = distribution.sample(m, random_state=rng)
+        foreign = [c for c in classes if min_per_class and not np.any(y == c)]
+        if draw == 0 and foreign and len(np.unique(y)) >= len(classes):
+            raise ValueError(
+                f"classes must be labels the distribution draws: {foreign} never occurs "
+                f"among its labels {np.unique(y).tolist()}"
+            )
         if all(np.sum(y == c) >= min_per_class for c in classes):
             return X, y
     raise RuntimeError(

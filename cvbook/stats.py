@@ -39,6 +39,22 @@ class Paired:
     se: float
     n: int
 
+    def __post_init__(self) -> None:
+        for name in ("mean", "se"):
+            value = getattr(self, name)
+            if isinstance(value, (bool, np.bool_)) or not isinstance(
+                value, (int, float, np.number)
+            ):
+                raise TypeError(f"{name} must be a real number, got {value!r}")
+            if np.isnan(value):
+                raise ValueError(f"{name} must not be NaN")
+        if self.se < 0:
+            raise ValueError(f"se must be >= 0 (a standard error), got {self.se!r}")
+        if isinstance(self.n, (bool, np.bool_)) or not isinstance(self.n, (int, np.integer)):
+            raise TypeError(f"n must be an integer (the number of repetitions), got {self.n!r}")
+        if self.n < 1:
+            raise ValueError(f"n must be >= 1, got {self.n!r}")
+
     @property
     def z(self) -> float:
         """``mean / se`` (infinite if the differences are all equal and nonzero, 0 if 0)."""
@@ -180,11 +196,15 @@ def paired_variance_test(x: Any, y: Any) -> tuple[float, float]:
     >>> ratio > 3, t > 4
     (True, True)
     """
-    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    if x.shape != y.shape or x.ndim != 1 or x.size < 3:
+    x = check_finite_values(x, "x", ndim=1, min_size=3)
+    y = check_finite_values(y, "y", ndim=1, min_size=3)
+    if x.shape != y.shape:
         raise ValueError(
             f"x and y must be paired 1-d arrays of at least 3 entries, got {x.shape} and {y.shape}"
         )
+    for name, arr in (("x", x), ("y", y)):
+        if np.all(arr == arr[0]):
+            raise ValueError(f"{name} must not be constant: its variance is 0, the ratio undefined")
     r = float(np.corrcoef(x + y, x - y)[0, 1])
     t = r * np.sqrt((x.size - 2) / max(1 - r * r, 1e-300))
     return float(x.var(ddof=1) / y.var(ddof=1)), float(t)

@@ -778,6 +778,18 @@ DRIVER_CASES = {
             (["--designs", "nope"], "--designs"),
         ],
     ),
+    "bootstrap": (
+        "cvbook.runs.bootstrap",
+        [
+            (["--out", "{file}/b"], "--out"),
+            (["--out", "{file}"], "--out"),
+            (["--out", "{dir}/b", "--m", "3"], "--m"),
+            (["--out", "{dir}/b", "--distribution", "bogus"], "--distribution"),
+            (["--out", "{dir}/b", "--seed", "-3"], "--seed"),
+            (["--out", "{dir}/b", "--n-jobs", "0"], "--n-jobs"),
+            (["--out", "{dir}/b", "--learners", "forest"], "--learners"),
+        ],
+    ),
 }
 DRIVER_PARAMS = [
     pytest.param(module, argv, option, id=f"{name}:{' '.join(argv)}")
@@ -881,3 +893,494 @@ def test_studies_table1_seed_names_its_argument(name, realisation, param):
         TABLE1_GRID.random_state(name, realisation)
     _named(err, param)
     assert TABLE1_GRID.random_state("banana", 1) == TABLE1_GRID.random_state("banana", 1)
+
+
+# --------------------------------------------------------------------------- #
+# Second pass: an independent probe of every public function (954 calls), 2026-11-26.
+# Each row is (call, exception, fragment the message must hold: the argument's name).
+
+
+def _second_pass_cases() -> dict:
+    from sklearn.linear_model import LinearRegression
+
+    from cvbook import book, bootstrap, ckcv, dependence, holdout, kfold, loo, risk, stats
+    from cvbook.bounds import error_rate_bound
+    from cvbook.compare import ComparisonTest
+    from cvbook.datasets.synthetic import make_distribution
+    from cvbook.intervals import RiskInterval, kfold_splits, random_splits
+
+    X, y = TwoGaussians().sample(40, random_state=0)
+    y_cont = np.linspace(-3.0, 3.0, 40) + 0.1
+    lda = LinearDiscriminantAnalysis()
+    ri = ("holdout_wald", "conditional", 80, 1, 0.05)
+    return {
+        # loss vs target: a continuous y with the 0-1 loss, predictions that are not labels
+        "risk.empirical_risk continuous": (
+            lambda: risk.empirical_risk([0.1, 2.3, 3.3], [0.1, 2.3, 3.1]),
+            ValueError,
+            "y_true",
+        ),
+        "risk.zero_one_losses probabilities": (
+            lambda: risk.zero_one_losses([1, 0, 1], [0.9, 0.2, 0.7]),
+            ValueError,
+            "y_pred",
+        ),
+        "risk.zero_one_losses str vs int": (
+            lambda: risk.zero_one_losses(["1", "0"], [1, 0]),
+            TypeError,
+            "y_pred",
+        ),
+        "risk.count_errors str vs int": (
+            lambda: risk.count_errors(["a"], [1]),
+            TypeError,
+            "y_pred",
+        ),
+        "bounds.error_rate_bound probabilities": (
+            lambda: error_rate_bound([1, 0, 1], [0.9, 0.2, 0.7]),
+            ValueError,
+            "y_pred",
+        ),
+        "bounds.error_rate_bound continuous": (
+            lambda: error_rate_bound([0.1, 2.3, 3.3], [0.1, 2.3, 3.1]),
+            ValueError,
+            "y_true",
+        ),
+        "bounds.error_rate_bound None label": (
+            lambda: error_rate_bound([None, 1], [1, 1]),
+            TypeError,
+            "y_true",
+        ),
+        "holdout.holdout_risk continuous": (
+            lambda: holdout.holdout_risk(LinearRegression(), X, y_cont),
+            ValueError,
+            "y must",
+        ),
+        "holdout.holdout_risks continuous": (
+            lambda: holdout.holdout_risks(LinearRegression(), X, y_cont),
+            ValueError,
+            "y must",
+        ),
+        "holdout.holdout_select continuous": (
+            lambda: holdout.holdout_select([LinearRegression()], X, y_cont),
+            ValueError,
+            "y must",
+        ),
+        "kfold.kfold_risks continuous": (
+            lambda: kfold.kfold_risks(LinearRegression(), X, y_cont),
+            ValueError,
+            "y must",
+        ),
+        "kfold.kfold_from_scratch continuous": (
+            lambda: kfold.kfold_from_scratch(LinearRegression(), X, y_cont),
+            ValueError,
+            "y must",
+        ),
+        "kfold.kfold_select continuous": (
+            lambda: kfold.kfold_select([LinearRegression()], X, y_cont),
+            ValueError,
+            "y must",
+        ),
+        "loo.loo_risk continuous": (
+            lambda: loo.loo_risk(LinearRegression(), X, y_cont),
+            ValueError,
+            "y must",
+        ),
+        "bootstrap.bootstrap_estimates continuous": (
+            lambda: bootstrap.bootstrap_estimates(LinearRegression(), X, y_cont, n_bootstraps=5),
+            ValueError,
+            "y must",
+        ),
+        "bootstrap.no_information_rate probabilities": (
+            lambda: bootstrap.no_information_rate([0, 1], [0.2, 0.9]),
+            ValueError,
+            "y_pred",
+        ),
+        "bootstrap.no_information_rate continuous": (
+            lambda: bootstrap.no_information_rate([0.5, 1.5], [0.5, 1.5]),
+            ValueError,
+            "y_true",
+        ),
+        "bootstrap.no_information_rate length": (
+            lambda: bootstrap.no_information_rate([0, 1, 1], [0, 1]),
+            ValueError,
+            "y_pred",
+        ),
+        "bootstrap.no_information_rate empty": (
+            lambda: bootstrap.no_information_rate([], []),
+            ValueError,
+            "y",
+        ),
+        "bootstrap.no_information_rate NaN squared": (
+            lambda: bootstrap.no_information_rate([1, 2], [1, np.nan], "squared"),
+            ValueError,
+            "y_pred",
+        ),
+        "intervals.kfold_splits continuous": (
+            lambda: kfold_splits(y_cont, 5),
+            ValueError,
+            "y must",
+        ),
+        "intervals.kfold_splits NaN": (
+            lambda: kfold_splits([0, 1, np.nan, 1], 2),
+            ValueError,
+            "y must",
+        ),
+        # index arrays a user gives as cv
+        "kfold.kfold_risks overlapping parts": (
+            lambda: kfold.kfold_risks(lda, X, y, cv=[(np.arange(40), np.arange(10))]),
+            ValueError,
+            "cv[0]",
+        ),
+        "kfold.kfold_risks repeated train": (
+            lambda: kfold.kfold_risks(
+                lda, X, y, cv=[(np.r_[np.arange(10, 40), 10], np.arange(10))]
+            ),
+            ValueError,
+            "cv[0]",
+        ),
+        "kfold.kfold_risks empty train": (
+            lambda: kfold.kfold_risks(lda, X, y, cv=[(np.array([], int), np.arange(10))]),
+            ValueError,
+            "cv[0]",
+        ),
+        "kfold.kfold_risks too many folds": (
+            lambda: kfold.kfold_risks(
+                lda, X, y, cv=__import__("sklearn").model_selection.KFold(50)
+            ),
+            ValueError,
+            "cv",
+        ),
+        "kfold.kfold_risks junk seed unshuffled": (
+            lambda: kfold.kfold_risks(lda, X, y, shuffle=False, random_state="junk"),
+            TypeError,
+            "random_state",
+        ),
+        "kfold.make_kfold m against y": (
+            lambda: kfold.make_kfold(5, y=y, m=10),
+            ValueError,
+            "m must",
+        ),
+        "kfold.make_kfold 2-d y": (
+            lambda: kfold.make_kfold(2, y=[[0, 1], [1, 0]], stratify=True),
+            ValueError,
+            "y must",
+        ),
+        "kfold.check_n_splits m a string": (
+            lambda: kfold.check_n_splits(5, "10"),
+            TypeError,
+            "m must",
+        ),
+        "kfold.FoldRisks lengths": (
+            lambda: kfold.FoldRisks(np.array([0.1, 0.2]), np.array([1])),
+            ValueError,
+            "sizes",
+        ),
+        # sizes
+        "holdout.holdout_risk empty training part": (
+            lambda: holdout.holdout_risk(lda, X, y, test_size=0.99),
+            ValueError,
+            "test_size",
+        ),
+        "holdout.holdout_risks stratify one member": (
+            lambda: holdout.holdout_risks(lda, X, np.r_[np.ones(39), 0], stratify=True),
+            ValueError,
+            "stratify",
+        ),
+        "holdout.holdout_risks stratify tiny test": (
+            lambda: holdout.holdout_risks(lda, X, y, stratify=True, test_size=0.01),
+            ValueError,
+            "stratify",
+        ),
+        "holdout.Selection empty": (
+            lambda: holdout.Selection([], np.array([]), 0, None),
+            ValueError,
+            "risks",
+        ),
+        "loo.loo_risk n_jobs huge": (
+            lambda: loo.loo_risk(lda, X, y, n_jobs=10**6),
+            ValueError,
+            "n_jobs",
+        ),
+        "bootstrap.bootstrap_estimates n_jobs 0": (
+            lambda: bootstrap.bootstrap_estimates(lda, X, y, n_bootstraps=5, n_jobs=0),
+            ValueError,
+            "n_jobs",
+        ),
+        "bootstrap.bootstrap_estimates n_jobs str": (
+            lambda: bootstrap.bootstrap_estimates(lda, X, y, n_bootstraps=5, n_jobs="2"),
+            TypeError,
+            "n_jobs",
+        ),
+        "bootstrap.bootstrap_estimates splits without out-of-bag": (
+            lambda: bootstrap.bootstrap_estimates(
+                lda, X, y, splits=[(np.arange(40), np.array([], int))]
+            ),
+            ValueError,
+            "splits",
+        ),
+        "ckcv.first_minimum negative rtol": (
+            lambda: ckcv.first_minimum([1.0, 2.0], rtol=-1),
+            ValueError,
+            "rtol",
+        ),
+        "ckcv.first_minimum NaN rtol": (
+            lambda: ckcv.first_minimum([1.0, 2.0], rtol=float("nan")),
+            ValueError,
+            "rtol",
+        ),
+        "datasets.true_risk n": (
+            lambda: true_risk(lda.fit(X, y), TwoGaussians(), n=-5),
+            ValueError,
+            "n must",
+        ),
+        # estimators that are not estimators
+        "bootstrap.bootstrap_estimates a string": (
+            lambda: bootstrap.bootstrap_estimates("lda", X, y, n_bootstraps=5),
+            ValueError,
+            "estimator",
+        ),
+        "bootstrap.bootstrap_estimates a class": (
+            lambda: bootstrap.bootstrap_estimates(LinearDiscriminantAnalysis, X, y, n_bootstraps=5),
+            ValueError,
+            "estimator",
+        ),
+        "ckcv.CompleteKCV a string": (
+            lambda: CompleteKCV(estimator="svm").fit(X, y),
+            TypeError,
+            "estimator",
+        ),
+        "ckcv.CompleteKCV negative C": (
+            lambda: CompleteKCV(param_grid={"C": [-1.0]}).fit(X, y),
+            ValueError,
+            "C",
+        ),
+        "ckcv.CompleteKCV scalar C": (
+            lambda: CompleteKCV(param_grid={"C": 1.0}).fit(X, y),
+            TypeError,
+            "param_grid",
+        ),
+        "ckcv.CompleteKCV empty C": (
+            lambda: CompleteKCV(param_grid={"C": []}).fit(X, y),
+            ValueError,
+            "param_grid",
+        ),
+        "ckcv.CompleteKCV n_jobs 0": (
+            lambda: CompleteKCV(n_jobs=0).fit(X, y),
+            ValueError,
+            "n_jobs",
+        ),
+        "ckcv.ThreeWaySplit an int": (lambda: list(ckcv.ThreeWaySplit(3).split(5)), TypeError, "X"),
+        "bootstrap.BootstrapSplit an int": (
+            lambda: list(bootstrap.BootstrapSplit(3).split(5)),
+            TypeError,
+            "X",
+        ),
+        "bootstrap.BootstrapSplit a string": (
+            lambda: list(bootstrap.BootstrapSplit(3).split("abcdef")),
+            TypeError,
+            "X",
+        ),
+        "compare.mcnemar_holdout a regressor": (
+            lambda: mcnemar_holdout(LinearRegression(), lda, X, y),
+            ValueError,
+            "estimator_a",
+        ),
+        # results that are not results
+        "intervals.RiskInterval lower above upper": (
+            lambda: RiskInterval(0.2, 0.3, 0.1, *ri),
+            ValueError,
+            "lower",
+        ),
+        "intervals.RiskInterval unknown method": (
+            lambda: RiskInterval(0.2, 0.1, 0.3, "bogus", *ri[1:]),
+            ValueError,
+            "method",
+        ),
+        "intervals.RiskInterval alpha 5": (
+            lambda: RiskInterval(0.2, 0.1, 0.3, *ri[:-1], 5),
+            ValueError,
+            "alpha",
+        ),
+        "intervals.RiskInterval.covers NaN": (
+            lambda: RiskInterval(0.2, 0.1, 0.3, *ri).covers(float("nan")),
+            ValueError,
+            "value",
+        ),
+        "intervals.RiskInterval.covers a string": (
+            lambda: RiskInterval(0.2, 0.1, 0.3, *ri).covers("0.2"),
+            TypeError,
+            "value",
+        ),
+        "intervals.random_splits n_test": (
+            lambda: random_splits(y, 2, 40, "zero_one", 0),
+            ValueError,
+            "n_test",
+        ),
+        "compare.ComparisonTest NaN p": (
+            lambda: ComparisonTest(0.1, 1.0, float("nan"), (5.0,), "x", "expected", 20),
+            ValueError,
+            "p_value",
+        ),
+        "compare.ComparisonTest unknown null": (
+            lambda: ComparisonTest(0.1, 1.0, 0.5, (5.0,), "x", "bogus", 20),
+            ValueError,
+            "null",
+        ),
+        "stats.Paired negative se": (lambda: stats.Paired(0.1, -1.0, 3), ValueError, "se"),
+        "stats.Paired strings": (lambda: stats.Paired("a", "b", 3), TypeError, "mean"),
+        "stats.paired_variance_test NaN": (
+            lambda: stats.paired_variance_test([1, 2, np.nan, 4], [1, 2, 3, 4]),
+            ValueError,
+            "x",
+        ),
+        "stats.paired_variance_test constant": (
+            lambda: stats.paired_variance_test([1, 2, 3], [5, 5, 5]),
+            ValueError,
+            "y must",
+        ),
+        "stats.paired_variance_test strings": (
+            lambda: stats.paired_variance_test(["a", "b", "c"], [1, 2, 3]),
+            TypeError,
+            "x",
+        ),
+        "dependence.intraclass_correlation constant": (
+            lambda: dependence.intraclass_correlation([5, 5, 5, 5], [0, 0, 1, 1]),
+            ValueError,
+            "values",
+        ),
+        "dependence.intraclass_correlation NaN groups": (
+            lambda: dependence.intraclass_correlation([1, 2, 3, 4], [0, 0, np.nan, np.nan]),
+            ValueError,
+            "groups",
+        ),
+        "dependence.lag1_autocorrelation strings": (
+            lambda: dependence.lag1_autocorrelation(["1", "2", "3"]),
+            TypeError,
+            "series",
+        ),
+        "risk.draw_sample classes an int": (
+            lambda: risk.draw_sample(TwoGaussians(), 10, classes=5),
+            TypeError,
+            "classes",
+        ),
+        "risk.draw_sample foreign classes": (
+            lambda: risk.draw_sample(TwoGaussians(), 10, classes=(0, 1)),
+            ValueError,
+            "classes",
+        ),
+        "datasets.make_distribution upper case": (
+            lambda: make_distribution("TWONORM"),
+            ValueError,
+            "distribution must",
+        ),
+        # the chapters' scaffolding
+        "book.format_pm negative scale": (
+            lambda: book.format_pm(0.1, 0.01, scale=-100),
+            ValueError,
+            "scale",
+        ),
+        "book.format_pm overflow": (
+            lambda: book.format_pm(1e300, 1e300, scale=1e10),
+            ValueError,
+            "scale",
+        ),
+        "book.format_number NaN": (lambda: book.format_number(np.nan, ".3f"), ValueError, "value"),
+        "book.publish NaN": (lambda: book.publish(hp_x=(np.nan, ".3f")), ValueError, "hp_x"),
+        "book.publish a bool with a format": (
+            lambda: book.publish(hp_b=(True, ".3f")),
+            TypeError,
+            "hp_b",
+        ),
+        "book.publish a keyword": (lambda: book.publish({"class": 1}), ValueError, "class"),
+        "book.publish a private name": (
+            lambda: book.publish({"_values": 1}),
+            ValueError,
+            "_values",
+        ),
+        "book.publish twice": (lambda: book.publish({"hp_d": 1}, hp_d=2), ValueError, "hp_d"),
+        "book.publish a string": (lambda: book.publish("abc"), TypeError, "values"),
+        "book.check_seed above 2**32": (lambda: book.check_seed("seed", 2**40), ValueError, "seed"),
+        "book.check_int_list negative min_len": (
+            lambda: book.check_int_list("s", [1], min_len=-1),
+            ValueError,
+            "min_len",
+        ),
+        "book.check_choice a string as choices": (
+            lambda: book.check_choice("m", "s", "svm"),
+            TypeError,
+            "choices",
+        ),
+        "book.check_choice no choices": (
+            lambda: book.check_choice("m", "s", []),
+            ValueError,
+            "choices",
+        ),
+        "book.check_int_parameter empty range": (
+            lambda: book.check_int_parameter("m", 5, low=10, high=1),
+            ValueError,
+            "low",
+        ),
+        "book.check_int_parameter string bound": (
+            lambda: book.check_int_parameter("m", 5, low="1"),
+            TypeError,
+            "low",
+        ),
+        "book.check_float_parameter NaN bound": (
+            lambda: book.check_float_parameter("d", 0.5, low=np.nan),
+            TypeError,
+            "low",
+        ),
+        "book.results_path absolute": (
+            lambda: book.results_path("/etc/passwd"),
+            ValueError,
+            "parts",
+        ),
+        "book.results_path escapes": (
+            lambda: book.results_path("..", "..", "etc"),
+            ValueError,
+            "parts",
+        ),
+        "book.results_path none": (lambda: book.results_path(), ValueError, "parts"),
+        "book.unknown_parameters None": (
+            lambda: book.unknown_parameters(None, "x = 1"),
+            TypeError,
+            "parameters_source",
+        ),
+        "book.unknown_parameters syntax error": (
+            lambda: book.unknown_parameters("m = (", "n = 2"),
+            ValueError,
+            "parameters_source",
+        ),
+    }
+
+
+SECOND_PASS = _second_pass_cases()
+
+
+@pytest.mark.parametrize("case", SECOND_PASS, ids=list(SECOND_PASS))
+def test_second_pass_named_errors(case):
+    call, error, fragment = SECOND_PASS[case]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(error, match=None) as info:
+            call()
+    assert fragment in str(info.value), f"{case}: {info.value}"
+
+
+def test_second_pass_valid_input_still_works():
+    """What the second pass tightened still takes what it documents."""
+    from cvbook import book, bootstrap, kfold, risk
+    from cvbook.bounds import error_rate_bound
+
+    assert risk.empirical_risk(["a", "b"], ["a", "a"]) == 0.5
+    assert risk.empirical_risk([1.0, -1.0], [1, 1]) == 0.5  # float labels that are whole
+    assert error_rate_bound([1, -1, 1, 1], [1, 1, 1, 1])[0] == 0.25
+    assert bootstrap.no_information_rate([0, 0, 1, 1], [0, 0, 0, 1]) == 0.5
+    assert bootstrap.no_information_rate([0.0, 2.0], [1.0, 1.0], loss="squared") == 1.0
+    assert book.format_number(-0.0001, ">8.2f") == "    0.00"
+    assert book.check_seed("seed", 2**32 - 1) == 2**32 - 1
+    book.publish(hp_zero_d=(np.array(0.5), ".2f"))
+    assert book.published()["hp_zero_d"] == "0.50"
+    X, y = TwoGaussians().sample(40, random_state=0)
+    folds = kfold.kfold_risks(LinearDiscriminantAnalysis(), X, y, n_splits=4, random_state=0)
+    assert folds.n_splits == 4

@@ -542,7 +542,9 @@ def test_kfold_splits_are_the_naive_intervals_folds(data):
     for bad, match in (
         ({"n_splits": 1}, "n_splits must be >= 2"),
         ({"loss": "hinge"}, "loss"),
-        ({"y": np.zeros((3, 2))}, "y must be a non-empty 1-d array"),
+        ({"y": np.zeros((3, 2))}, "y must be one-dimensional"),
+        ({"y": [0.5, 1.5, 2.5, 3.5]}, "class labels"),
+        ({"y": [0, 1, np.nan, 1]}, "finite"),
     ):
         kw = {"y": y, "n_splits": 3, **bad}
         with pytest.raises(ValueError, match=match):

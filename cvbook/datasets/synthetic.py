@@ -284,6 +284,8 @@ def true_risk(
     >>> true_risk(lda, dist) == dist.linear_rule_risk(lda.coef_, lda.intercept_[0])
     True
     """
+    check_int(n, "n", minimum=1)
+    check_int(batch_size, "batch_size", minimum=1)
     rule = linear_rule(model)
     if rule is not None and callable(getattr(distribution, "linear_rule_risk", None)):
         return float(distribution.linear_rule_risk(*rule))
@@ -580,8 +582,8 @@ class LinearGaussianRegression:
 DISTRIBUTIONS: tuple[str, ...] = ("twogaussians", "twonorm", "ringnorm")
 
 
-def make_distribution(name: str) -> TwoGaussians | Twonorm | Ringnorm:
-    """The distribution called ``name`` (one of :data:`DISTRIBUTIONS`).
+def make_distribution(distribution: str) -> TwoGaussians | Twonorm | Ringnorm:
+    """The distribution called ``distribution`` (one of :data:`DISTRIBUTIONS`).
 
     ``"twogaussians"`` is ``TwoGaussians(separation=2, dim=10)`` (Bayes risk
     ``Phi(-1) = 0.159``); ``"twonorm"`` and ``"ringnorm"`` are Breiman's, in
@@ -594,11 +596,13 @@ def make_distribution(name: str) -> TwoGaussians | Twonorm | Ringnorm:
     >>> round(make_distribution("twogaussians").bayes_risk, 4)
     0.1587
     """
-    if not isinstance(name, str):
-        raise ArgumentTypeError(f"distribution must be one of {list(DISTRIBUTIONS)}, got {name!r}")
-    check_option(name, "distribution", DISTRIBUTIONS)
-    if name == "twogaussians":
+    if not isinstance(distribution, str):
+        raise ArgumentTypeError(
+            f"distribution must be one of {list(DISTRIBUTIONS)}, got {distribution!r}"
+        )
+    check_option(distribution, "distribution", DISTRIBUTIONS)
+    if distribution == "twogaussians":
         return TwoGaussians(separation=2.0, dim=10)
-    if name == "twonorm":
+    if distribution == "twonorm":
         return Twonorm()
     return Ringnorm()

@@ -43,6 +43,25 @@ def _record(path: Path, name: str, provenance: dict) -> None:
     atomic_write_text(path, json.dumps({"parts": parts}, indent=1, sort_keys=True) + "\n")
 
 
+#: The study's argument names and the options that set them (an error names the option).
+_OPTIONS = {
+    "name": "--distribution",
+    "distribution": "--distribution",
+    "m": "--m",
+    "n_repeats": "--n-repeats",
+    "n_bootstraps": "--n-bootstraps",
+    "random_state": "--seed",
+    "n_jobs": "--n-jobs",
+    "learner": "--learners",
+}
+
+
+def _option_message(message: str) -> str:
+    """``argument --m: m must be ...`` for a study's ``m must be ...``."""
+    first = message.split(" ", 1)[0]
+    return f"argument {_OPTIONS[first]}: {message}" if first in _OPTIONS else message
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: run the studies and save them with their provenance.
 
@@ -69,9 +88,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.n_jobs == 0:
         parser.error("argument --n-jobs: must be a nonzero integer (-1 for every core)")
+    if not 0 <= args.seed < 2**32:
+        parser.error(f"argument --seed: must be an integer in [0, 2**32), got {args.seed}")
     out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        parser.error(f"argument --out: {str(out)!r} exists and is not a folder")
+    for folder in (out, *out.parents):
+        if folder.exists():
+            if not folder.is_dir():
+                parser.error(f"argument --out: {str(folder)!r} exists and is not a folder")
+            break
     commit, dirty = git_commit(), git_dirty()  # the code that runs: read before the run
     command = "python -m cvbook.runs.bootstrap " + " ".join(
         sys.argv[1:] if argv is None else list(argv)
@@ -98,8 +122,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     progress=not args.no_progress,
                     checkpoint=out / "parts" / name,
                 )
-            except ValueError as err:  # a bad value: one line naming it
-                parser.error(str(err))
+            except ValueError as err:  # a bad value: one line naming its option
+                parser.error(_option_message(str(err)))
             write_study(target, study)
             shutil.rmtree(out / "parts" / name)
             _record(
