@@ -17,6 +17,7 @@ from ..simulation import repeat
 from ..stats import Paired, paired_variance_test
 from ..validation import (
     check_bool,
+    check_distribution,
     check_finite_values,
     check_float,
     check_int,
@@ -209,11 +210,12 @@ def kfold_bias_variance(
     distribution : object with ``sample(m, random_state)``
         E.g. :class:`~cvbook.datasets.synthetic.TwoGaussians`.
     m : int
-        Size of each data set, >= 2.
+        Size of each data set, >= 3.
     ks : sequence of int
-        Values of ``K``, each in ``[2, m]`` (``m`` is leave-one-out).
+        Values of ``K``, each in ``[2, m]`` (``m`` is leave-one-out), such that every
+        training part holds at least 2 points: ``m - ceil(m / K) >= 2``.
     n_repeats : int, default=100
-        Number of data sets.
+        Number of data sets, >= 2 (the variance over data sets needs two).
     random_state : int or None
         Root seed.
     n_jobs : int or None
@@ -247,12 +249,21 @@ def kfold_bias_variance(
     ((3, 2), (2,))
     """
     clone_estimator(estimator)
-    m = check_int(m, "m", minimum=2)
+    check_distribution(distribution, "distribution")
+    m = check_int(m, "m", minimum=3)
     if isinstance(ks, (str, bytes)) or not isinstance(ks, Sequence):
         raise ValueError(f"ks must be a list of integers K in [2, m], got {ks!r}")
     ks = [check_n_splits(k, m, name="ks") for k in ks]
     if not ks:
         raise ValueError("ks must hold at least one value of K, got none")
+    for k in ks:
+        if m - -(-m // k) < 2:  # the training part beside the largest fold
+            raise ValueError(
+                f"ks holds K={k}, whose largest fold leaves a training part of "
+                f"{m - -(-m // k)} point(s) of the m={m}: every training part needs at least "
+                "2 points (m - ceil(m / K) >= 2); use a larger m or another K"
+            )
+    n_repeats = check_int(n_repeats, "n_repeats", minimum=2)
     n_test = check_int(n_test, "n_test", minimum=1)
     stratify = check_bool(stratify, "stratify")
     part_truths = check_bool(part_truths, "part_truths")
@@ -298,6 +309,15 @@ def _paired_1d(x: Any, y: Any, minimum: int, names: tuple[str, str] = ("x", "y")
     return x, y
 
 
+def _check_varies(values: np.ndarray, name: str, what: str) -> None:
+    """A named error for constant ``values`` (zero variance), on which ``what`` is undefined."""
+    if np.ptp(values) == 0:
+        raise ValueError(
+            f"{name} must vary: all its {values.size} values equal {values[0]!r} (zero "
+            f"variance), and {what} is undefined"
+        )
+
+
 # --- chapter 3, section 5: what the estimate tracks, and how its spread compares -----------
 
 
@@ -333,7 +353,8 @@ def correlation_difference(
     """``corr(a, c) - corr(b, c)`` over paired rows, with a bootstrap standard error.
 
     The rows (data sets) are resampled with replacement, which keeps the dependence of
-    the two correlations, which share ``c``.
+    the two correlations, which share ``c``. ``a``, ``b`` and ``c`` must each vary: a
+    constant one has no correlation (a ``ValueError`` names it).
 
     Returns
     -------
@@ -351,6 +372,8 @@ def correlation_difference(
     """
     a, c = _paired_1d(a, c, minimum=4, names=("a", "c"))
     b, _ = _paired_1d(b, c, minimum=4, names=("b", "c"))
+    for values, name in ((a, "a"), (b, "b"), (c, "c")):
+        _check_varies(values, name, "a correlation with it")
     n_boot = check_int(n_boot, "n_boot", minimum=2)
     rng = check_random_state(random_state, "random_state")
 
@@ -394,7 +417,8 @@ def sd_ratio_interval(x: Any, y: Any, level: float = 0.95) -> tuple[float, float
     ``t`` quantile with ``R - 2`` degrees of freedom,
     ``k = 1 + 2 (1 - r^2) c^2 / (R - 2)`` and the variance ratio lies in
     ``F (k -+ sqrt(k^2 - 1))``; the square roots give the interval of the ratio of
-    standard deviations.
+    standard deviations. ``x`` and ``y`` must each vary (a ``ValueError`` names a
+    constant one: the ratio would be 0 or infinite, the interval undefined).
 
     Returns
     -------
@@ -412,6 +436,8 @@ def sd_ratio_interval(x: Any, y: Any, level: float = 0.95) -> tuple[float, float
 
     x, y = _paired_1d(x, y, minimum=4)
     level = check_float(level, "level", minimum=0, maximum=1, exclusive=True)
+    for values, name in ((x, "x"), (y, "y")):
+        _check_varies(values, name, "the ratio of standard deviations")
     var_ratio, t = paired_variance_test(x, y)
     r = float(np.corrcoef(x, y)[0, 1])
     c = stats.t.ppf(0.5 + level / 2, x.size - 2)

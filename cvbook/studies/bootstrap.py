@@ -16,8 +16,9 @@ that size, the target of an estimate whose models train on ``n`` points.
 from __future__ import annotations
 
 import gzip
+import os
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,15 @@ from .. import simulation, stats
 from ..bootstrap import bootstrap_estimates
 from ..datasets.synthetic import Ringnorm, TwoGaussians, Twonorm, linear_rule, true_risk
 from ..provenance import atomic_write
-from ..validation import check_int, check_random_state
+from ..validation import (
+    ArgumentTypeError,
+    check_distribution,
+    check_estimator_arg,
+    check_float,
+    check_int,
+    check_random_state,
+    check_rng,
+)
 
 __all__ = [
     "BOOTSTRAP_LEARNERS",
@@ -98,6 +107,21 @@ class NoInformation:
         return rng.standard_normal((m, self.dim)), rng.permutation(y)
 
 
+_DISTRIBUTIONS = {
+    "twogaussians": lambda: TwoGaussians(separation=2.0, dim=2),
+    "twonorm": lambda: Twonorm(dim=20),
+    "ringnorm": lambda: Ringnorm(dim=20),
+    "noinformation": lambda: NoInformation(dim=2),
+}
+
+
+def _distribution(name: Any, argument: str) -> Any:
+    """The distribution called ``name``; an error names ``argument`` as the caller spells it."""
+    if not isinstance(name, str) or name not in _DISTRIBUTIONS:
+        raise ValueError(f"{argument} must be one of {sorted(_DISTRIBUTIONS)}, got {name!r}")
+    return _DISTRIBUTIONS[name]()
+
+
 def bootstrap_distribution(name: str) -> Any:
     """The chapter's distributions: ``"twogaussians"``, ``"twonorm"``, ``"ringnorm"``,
     ``"noinformation"``.
@@ -106,16 +130,22 @@ def bootstrap_distribution(name: str) -> Any:
     --------
     >>> type(bootstrap_distribution("noinformation")).__name__
     'NoInformation'
+    >>> bootstrap_distribution("nope")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: name must be one of ['noinformation', 'ringnorm', ...], got 'nope'
     """
-    table = {
-        "twogaussians": lambda: TwoGaussians(separation=2.0, dim=2),
-        "twonorm": lambda: Twonorm(dim=20),
-        "ringnorm": lambda: Ringnorm(dim=20),
-        "noinformation": lambda: NoInformation(dim=2),
-    }
-    if not isinstance(name, str) or name not in table:
-        raise ValueError(f"distribution must be one of {sorted(table)}, got {name!r}")
-    return table[name]()
+    return _distribution(name, "name")
+
+
+def _check_grid_values(values: Any, name: str) -> None:
+    """A non-empty sequence of positive finite numbers (a grid of ``C`` or ``gamma``)."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray)):
+        raise ArgumentTypeError(f"{name} must be a sequence of positive numbers, got {values!r}")
+    if len(values) == 0:
+        raise ValueError(f"{name} must hold at least one value, got none")
+    for v in values:
+        check_float(v, name, minimum=0, exclusive=True)
 
 
 class TunedSVC(ClassifierMixin, BaseEstimator):
@@ -127,6 +157,14 @@ class TunedSVC(ClassifierMixin, BaseEstimator):
     estimate of the chapter re-tunes inside each of its fits. It gives the same choice
     as :class:`sklearn.model_selection.GridSearchCV` with the same folds and
     ``scoring="accuracy"``, without its per-candidate overhead (checked in the tests).
+
+    Parameters
+    ----------
+    Cs, gammas : sequence of float, default=(0.1, 1.0, 10.0) and (0.1, 0.5, 2.0)
+        The grid: non-empty, positive numbers.
+    cv : int, default=3
+        Folds of the tuning, >= 2 (lowered to the size of the smaller class when that is
+        smaller). The three are checked by ``fit``, as scikit-learn's conventions ask.
 
     Examples
     --------
@@ -148,6 +186,9 @@ class TunedSVC(ClassifierMixin, BaseEstimator):
 
     def fit(self, X: Any, y: Any) -> TunedSVC:
         """Tune on ``(X, y)`` by stratified K-fold, then refit the best setting."""
+        _check_grid_values(self.Cs, "Cs")
+        _check_grid_values(self.gammas, "gammas")
+        check_int(self.cv, "cv", minimum=2)
         X, y = np.asarray(X, dtype=float), np.asarray(y)
         self.classes_, counts = np.unique(y, return_counts=True)
         grid = [(C, g) for C in self.Cs for g in self.gammas]
@@ -192,16 +233,26 @@ def bootstrap_learner(name: str) -> Any:
     --------
     >>> type(bootstrap_learner("1nn")).__name__
     'KNeighborsClassifier'
+    >>> bootstrap_learner("LDA")
+    Traceback (most recent call last):
+    ...
+    ValueError: name must be one of ['lda', '1nn', 'tree', 'svc'], got 'LDA'
     """
-    if name == "lda":
-        return LinearDiscriminantAnalysis()
-    if name == "1nn":
-        return KNeighborsClassifier(n_neighbors=1, algorithm="kd_tree")
-    if name == "tree":
-        return DecisionTreeClassifier(random_state=0)
-    if name == "svc":
-        return TunedSVC()
-    raise ValueError(f"learner must be one of {list(BOOTSTRAP_LEARNERS)}, got {name!r}")
+    return _learner(name, "name")
+
+
+def _learner(name: Any, argument: str) -> Any:
+    """The learner called ``name``; an error names ``argument`` as the caller spells it."""
+    if isinstance(name, str):
+        if name == "lda":
+            return LinearDiscriminantAnalysis()
+        if name == "1nn":
+            return KNeighborsClassifier(n_neighbors=1, algorithm="kd_tree")
+        if name == "tree":
+            return DecisionTreeClassifier(random_state=0)
+        if name == "svc":
+            return TunedSVC()
+    raise ValueError(f"{argument} must be one of {list(BOOTSTRAP_LEARNERS)}, got {name!r}")
 
 
 def _risk(model: Any, distribution: Any, fresh: tuple[np.ndarray, np.ndarray] | None) -> float:
@@ -252,6 +303,23 @@ def bootstrap_trial(
     """One data set: every estimate of :data:`ESTIMATES`, the risk of ``f_S``, and one
     draw of the risk at each training size in ``target_sizes``.
 
+    Parameters
+    ----------
+    rng : numpy.random.Generator, int, or any seed of the seed rule
+        All the randomness of the trial (a Generator is used as is).
+    distribution : object with ``sample(m, random_state)``
+        Draws labels in two classes.
+    learner : scikit-learn classifier
+        Cloned before each fit.
+    m : int
+        Size of the data set, >= 10 (stratified 10-fold needs 10 points).
+    n_bootstraps : int, default=50
+        Bootstrap samples, >= 2.
+    target_sizes : sequence of int, default=()
+        Training sizes of the risk draws, each >= 4 (two points of each class).
+    n_fresh : int, default=20_000
+        Fresh points for a risk that is not exact, >= 1.
+
     Returns
     -------
     dict
@@ -265,6 +333,19 @@ def bootstrap_trial(
     >>> sorted(out)[:4]
     ['.632', '.632+', 'cv10', 'cv10x5']
     """
+    rng = check_rng(rng, "rng")
+    check_distribution(distribution, "distribution")
+    check_estimator_arg(learner, "learner")
+    m = check_int(m, "m", minimum=10)
+    n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=2)
+    if isinstance(target_sizes, (str, bytes)) or not isinstance(
+        target_sizes, (Sequence, np.ndarray)
+    ):
+        raise ArgumentTypeError(
+            f"target_sizes must be a sequence of training sizes, got {target_sizes!r}"
+        )
+    target_sizes = [check_int(n, "target_sizes", minimum=4) for n in target_sizes]
+    n_fresh = check_int(n_fresh, "n_fresh", minimum=1)
     X, y = _sample(distribution, m, rng)
     est = _seeded(learner, rng)
     model = clone(est).fit(X, y)
@@ -307,6 +388,7 @@ def no_information_trial(
 
     Returns the training error, the simple bootstrap ``err_boot``, ``Err^(1)``, .632,
     .632+, the no-information rate ``gamma``, the out-of-bag share and the LOO error.
+    ``rng`` is a Generator (used as is) or any seed of the seed rule (an int, ...).
 
     Examples
     --------
@@ -314,6 +396,7 @@ def no_information_trial(
     >>> out["train"], out["gamma"]
     (0.0, 0.5)
     """
+    rng = check_rng(rng, "rng")
     X, y = NoInformation(dim=dim).sample(m, random_state=rng)
     nn = KNeighborsClassifier(n_neighbors=1, algorithm="kd_tree")
     # Efron's plain bootstrap (classes balanced in S, so a one-class sample has
@@ -347,6 +430,28 @@ class BootstrapStudy:
     m: int
     learner: str
     distribution: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.values, Mapping):
+            raise ArgumentTypeError(
+                f"values must be a dict of str to arrays, got {type(self.values).__name__}"
+            )
+        if "risk" not in self.values:
+            raise ValueError(f"values must hold the key 'risk', got {sorted(self.values)}")
+        lengths = {}
+        for key, column in self.values.items():
+            shape = np.shape(column)
+            if len(shape) != 1:
+                raise ValueError(f"values[{key!r}] must be 1-d (one value per data set)")
+            lengths[key] = shape[0]
+        if len(set(lengths.values())) > 1:
+            raise ValueError(f"values must hold one value per data set in each key, got {lengths}")
+        check_int(self.m, "m", minimum=1)
+        for name in ("learner", "distribution"):
+            if not isinstance(getattr(self, name), str):
+                raise ArgumentTypeError(
+                    f"{name} must be a str (its name), got {getattr(self, name)!r}"
+                )
 
     def __getitem__(self, key: str) -> np.ndarray:
         return self.values[key]
@@ -401,11 +506,17 @@ def bootstrap_study(
     >>> st.n_repeats, float(st["risk"][0]), float(st["train"].max())
     (3, 0.5, 0.0)
     """
-    dist = bootstrap_distribution(distribution)
-    est = bootstrap_learner(learner)
+    dist = _distribution(distribution, "distribution")
+    est = _learner(learner, "learner")
     m = check_int(m, "m", minimum=20)  # stratified 10-fold needs a class of 10 points
     n_repeats = check_int(n_repeats, "n_repeats", minimum=2)
     n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=2)
+    if isinstance(target_sizes, (str, bytes)) or not isinstance(
+        target_sizes, (Sequence, np.ndarray)
+    ):
+        raise ArgumentTypeError(
+            f"target_sizes must be a sequence of training sizes, got {target_sizes!r}"
+        )
     sizes = tuple(check_int(n, "target_sizes", minimum=4) for n in target_sizes)
     rows = simulation.repeat(
         bootstrap_trial,
@@ -461,6 +572,7 @@ def summarize_study(study: BootstrapStudy) -> list[dict[str, Any]]:
     >>> [r["estimate"] for r in summarize_study(st)][:3]
     ['oob', '.632', '.632+']
     """
+    _check_study(study)
     rows = []
     for e in ESTIMATES:
         n = own_size(e, study.m)
@@ -495,6 +607,7 @@ def write_study(path: Any, study: BootstrapStudy) -> None:
     >>> all(np.array_equal(back[k], st[k]) for k in st.values), back.learner, back.m
     (True, 'lda', 20)
     """
+    _check_study(study)
     names = list(study.values)
     header = f"# distribution={study.distribution} learner={study.learner} m={study.m}\n"
     lines = [header, ",".join(names) + "\n"]
@@ -504,13 +617,48 @@ def write_study(path: Any, study: BootstrapStudy) -> None:
     atomic_write(Path(path), lambda tmp: Path(tmp).write_bytes(data))
 
 
+def _check_study(study: Any) -> BootstrapStudy:
+    if not isinstance(study, BootstrapStudy):
+        raise ArgumentTypeError(
+            f"study must be a BootstrapStudy (what bootstrap_study or read_study returns), "
+            f"got {type(study).__name__}"
+        )
+    return study
+
+
 def read_study(path: Any) -> BootstrapStudy:
-    """Read what :func:`write_study` wrote."""
-    text = gzip.decompress(Path(path).read_bytes()).decode().splitlines()
-    meta = dict(item.split("=", 1) for item in text[0][2:].split())
-    names = text[1].split(",")
-    rows = np.array([[float(v) for v in line.split(",")] for line in text[2:]])
-    values = {k: rows[:, j].copy() for j, k in enumerate(names)}
-    return BootstrapStudy(
-        values=values, m=int(meta["m"]), learner=meta["learner"], distribution=meta["distribution"]
-    )
+    """Read what :func:`write_study` wrote.
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``path`` does not exist (the message names it).
+    ValueError
+        If ``path`` is not a study that :func:`write_study` wrote (not gzip, or not its
+        header and columns).
+    """
+    if not isinstance(path, (str, os.PathLike)) or not str(path):
+        raise ArgumentTypeError(f"path must be a non-empty path, got {path!r}")
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"path {str(path)!r} is not a file: read_study reads a study that write_study "
+            "wrote (python -m cvbook.runs.bootstrap writes them)"
+        )
+    try:
+        text = gzip.decompress(path.read_bytes()).decode().splitlines()
+        meta = dict(item.split("=", 1) for item in text[0][2:].split())
+        names = text[1].split(",")
+        rows = np.array([[float(v) for v in line.split(",")] for line in text[2:]])
+        values = {k: rows[:, j].copy() for j, k in enumerate(names)}
+        return BootstrapStudy(
+            values=values,
+            m=int(meta["m"]),
+            learner=meta["learner"],
+            distribution=meta["distribution"],
+        )
+    except (OSError, EOFError, UnicodeDecodeError, ValueError, IndexError, KeyError) as err:
+        raise ValueError(
+            f"path {str(path)!r} is not a study that write_study wrote "
+            f"({type(err).__name__}: {err})"
+        ) from None

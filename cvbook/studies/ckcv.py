@@ -57,7 +57,8 @@ def averaging_rate(
     Parameters
     ----------
     values : array_like of float, shape (n,)
-        The draws, in the order they were made; ``n >= 2 * max(sizes)``.
+        The draws, in the order they were made; ``n >= 2 * max(sizes)``. They must vary:
+        constant draws have no spread to measure (a ``ValueError``).
     sizes : sequence of int, default=(1, 2, 4, 8, 16, 32)
         Block sizes, at least two distinct, each ``>= 1``.
     n_boot : int, default=1000
@@ -88,6 +89,11 @@ def averaging_rate(
         raise ValueError(
             f"values must hold at least 2 * max(sizes) = {2 * sizes.max()} draws, got {values.size}"
         )
+    if np.ptp(values) == 0:
+        raise ValueError(
+            f"values must vary: all {values.size} draws equal {values[0]!r} (zero variance), so "
+            "the spread of their block means is 0 at every size and has no rate"
+        )
     n_boot = check_int(n_boot, "n_boot", minimum=2)
     rng = check_random_state(random_state, "random_state")
     x = np.log(sizes)
@@ -101,6 +107,12 @@ def averaging_rate(
         return float(np.polyfit(x, np.log(sds), 1)[0]), sds
 
     slope, sds = fit(values)
+    if not np.isfinite(slope):
+        flat = sizes[sds <= 0].tolist()
+        raise ValueError(
+            f"values give block means of zero spread at the block sizes {flat} (sizes), so "
+            "no rate can be fitted; the draws must vary from block to block"
+        )
     boot = np.array([fit(rng.choice(values, values.size))[0] for _ in range(n_boot)])
     boot = boot[np.isfinite(boot)]
     se = float(boot.std(ddof=1)) if boot.size > 1 else float("nan")

@@ -48,6 +48,7 @@ disk, resume) are driven by :mod:`cvbook.runs.coverage`.
 
 from __future__ import annotations
 
+import numbers
 import os
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -669,11 +670,30 @@ def _check_records(records: Any, columns: Sequence[str] = _RECORD_COLUMNS) -> di
     return out
 
 
+def _check_filter(column: np.ndarray, key: str, value: Any) -> None:
+    """A filter value of the column's kind: a number for a numeric column, a string for a
+    column of strings (``n="20"`` would match nothing, silently)."""
+    numeric = column.dtype.kind in "iuf"
+    is_number = isinstance(value, (numbers.Real, np.number)) and not isinstance(
+        value, (bool, np.bool_)
+    )
+    if numeric and not is_number:
+        raise ArgumentTypeError(
+            f"{key} must be a number (the column {key!r} holds numbers), got {value!r}"
+        )
+    if column.dtype.kind in "US" and not isinstance(value, (str, np.str_, bytes, np.bytes_)):
+        raise ArgumentTypeError(
+            f"{key} must be a string (the column {key!r} holds strings), got {value!r}"
+        )
+
+
 def select_records(records: Mapping[str, np.ndarray], **where: Any) -> dict[str, np.ndarray]:
     """The records whose columns equal ``where``, ordered by repetition.
 
     Two selections from one run that each hold one record per repetition are
-    then aligned, repetition by repetition, for :func:`paired_summary`.
+    then aligned, repetition by repetition, for :func:`paired_summary`. Each filter
+    value must be of its column's kind (a number for ``n``, ``k``, ``delta``; a string
+    for ``method``): ``n="20"`` is refused by name rather than matching nothing.
 
     Examples
     --------
@@ -687,6 +707,7 @@ def select_records(records: Mapping[str, np.ndarray], **where: Any) -> dict[str,
     rec = _check_records(records, ("repeat", *where))
     sel = np.ones(len(rec["repeat"]), dtype=bool)
     for key, value in where.items():
+        _check_filter(rec[key], key, value)
         sel &= rec[key] == value
     order = np.argsort(rec["repeat"][sel], kind="stable")
     return {key: values[sel][order] for key, values in rec.items()}

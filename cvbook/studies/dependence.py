@@ -22,6 +22,7 @@ repetition, spawned from one seed: the results do not depend on ``n_jobs``).
 from __future__ import annotations
 
 import inspect
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +36,8 @@ from sklearn.model_selection import (
     GroupKFold,
     GroupShuffleSplit,
     KFold,
+    LeaveOneGroupOut,
+    LeavePGroupsOut,
     StratifiedGroupKFold,
     StratifiedKFold,
     TimeSeriesSplit,
@@ -47,7 +50,16 @@ from threadpoolctl import threadpool_limits
 from ..book import int_seed
 from ..dependence import BlockedKFold
 from ..simulation import repeat
-from ..validation import check_float, check_int, check_rng
+from ..validation import (
+    ArgumentTypeError,
+    check_1d_labels,
+    check_features,
+    check_float,
+    check_int,
+    check_rng,
+    check_same_length,
+    check_target_for_loss,
+)
 
 __all__ = [
     "GROUP_SPLITTERS",
@@ -153,11 +165,42 @@ def _mean_se(values: np.ndarray) -> tuple[float, float]:
     return float(values.mean()), float(values.std(ddof=1) / np.sqrt(values.size))
 
 
+#: scikit-learn's splitters that need ``groups``.
+_GROUP_SPLITTERS = (
+    GroupKFold,
+    GroupShuffleSplit,
+    LeaveOneGroupOut,
+    LeavePGroupsOut,
+    StratifiedGroupKFold,
+)
+
+
+def _check_cv_arguments(X: Any, y: Any, cv: Any, groups: Any = None) -> None:
+    """``cv`` a splitter, ``groups`` given to a group splitter, one row, label and group each."""
+    if not callable(getattr(cv, "split", None)) or isinstance(cv, type):
+        raise ArgumentTypeError(
+            f"cv must be a splitter with a split method, such as KFold(5), got {cv!r}"
+        )
+    check_same_length(("X", X), ("y", y))
+    if groups is None:
+        if isinstance(cv, _GROUP_SPLITTERS):
+            raise ValueError(
+                f"groups must be given for cv={type(cv).__name__}(...): it splits by group "
+                "(one group label per point)"
+            )
+    else:
+        groups = check_1d_labels(groups, "groups")
+        check_same_length(("X", X), ("groups", groups))
+
+
 def cv_error(model: Any, X: np.ndarray, y: np.ndarray, cv: Any, groups: Any = None) -> float:
     """The cross-validated 0-1 error of ``model``: what ``1 - cross_val_score(...).mean()`` gives.
 
     A plain loop over ``cv.split(X, y, groups)`` (a fresh clone per fold), without
-    ``cross_val_score``'s overhead, which dominates on data sets this small.
+    ``cross_val_score``'s overhead, which dominates on data sets this small. ``cv`` is
+    a splitter (an object with ``split``); ``y`` holds class labels (a continuous target
+    is refused by name); ``groups``, one label per point, is required by a group splitter
+    such as ``GroupKFold``.
 
     Examples
     --------
@@ -166,6 +209,8 @@ def cv_error(model: Any, X: np.ndarray, y: np.ndarray, cv: Any, groups: Any = No
     >>> cv_error(KNeighborsClassifier(1), X, y, KFold(4))
     0.25
     """
+    y = check_target_for_loss(y, "zero_one", "y")
+    _check_cv_arguments(X, y, cv, groups)
     fold_errors = [
         np.mean(clone(model).fit(X[tr], y[tr]).predict(X[te]) != y[te])
         for tr, te in cv.split(X, y, groups)
@@ -176,6 +221,8 @@ def cv_error(model: Any, X: np.ndarray, y: np.ndarray, cv: Any, groups: Any = No
 def cv_mse(model: Any, X: np.ndarray, y: np.ndarray, cv: Any) -> float:
     """The cross-validated squared error of ``model`` (mean over folds of the fold MSE).
 
+    ``cv`` is a splitter (an object with ``split``) and ``y`` holds numbers.
+
     Examples
     --------
     >>> from sklearn.model_selection import KFold
@@ -183,6 +230,8 @@ def cv_mse(model: Any, X: np.ndarray, y: np.ndarray, cv: Any) -> float:
     >>> cv_mse(KNeighborsRegressor(1), X, y, KFold(2))
     2.5
     """
+    y = check_target_for_loss(y, "squared", "y")
+    _check_cv_arguments(X, y, cv)
     fold_errors = [
         np.mean((clone(model).fit(X[tr], y[tr]).predict(X[te]) - y[te]) ** 2)
         for tr, te in cv.split(X, y)
@@ -202,7 +251,9 @@ def groups_trial(
 ) -> dict[str, float]:
     """One grouped data set: five splitters' estimates and the two targets.
 
-    The learner is ``KNeighborsClassifier(n_neighbors)``. The estimates are 0-1 errors
+    The learner is ``KNeighborsClassifier(n_neighbors)``, ``n_neighbors`` at most the
+    points of a training part, ``(n_groups - ceil(n_groups / n_splits)) * group_size``.
+    The estimates are 0-1 errors
     of shuffled ``KFold``, ``StratifiedKFold``, ``GroupKFold``, ``StratifiedGroupKFold``
     (``n_splits`` folds each) and a 20 % hold-out of whole groups (``GroupShuffleSplit``).
     The targets are the risk of the model fitted on the whole data set on a new group
@@ -220,8 +271,17 @@ def groups_trial(
     dist = GroupedGaussians(n_groups=n_groups, group_size=group_size, icc=icc, d=d)
     n_splits = check_int(n_splits, "n_splits", minimum=2, maximum=n_groups)
     n_fresh = check_int(n_fresh, "n_fresh", minimum=1)
+    # the training part beside the largest group fold (groups of equal size)
+    smallest_train = (n_groups - -(-n_groups // n_splits)) * group_size
+    n_neighbors = check_int(n_neighbors, "n_neighbors", minimum=1)
+    if n_neighbors > smallest_train:
+        raise ValueError(
+            f"n_neighbors must be <= {smallest_train}, the points of a training part "
+            f"((n_groups - ceil(n_groups / n_splits)) * group_size with n_groups={n_groups}, "
+            f"n_splits={n_splits}, group_size={group_size}), got {n_neighbors}"
+        )
     X, y, groups, centres, effects = dist.sample(rng)
-    model = KNeighborsClassifier(n_neighbors=check_int(n_neighbors, "n_neighbors", minimum=1))
+    model = KNeighborsClassifier(n_neighbors=n_neighbors)
     seed = int_seed(rng)
     out = {
         "kfold": cv_error(model, X, y, KFold(n_splits, shuffle=True, random_state=seed)),
@@ -263,6 +323,10 @@ def groups_study(
 
 
 def _study(trial, name, values, n_repeats, random_state, n_jobs, kwargs):
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise ArgumentTypeError(
+            f"{name}s must be a sequence of values of {name}, such as [0.0, 0.5], got {values!r}"
+        )
     values = [check_float(v, name) for v in values]
     if not values:
         raise ValueError(f"{name}s must hold at least one value")
@@ -408,16 +472,44 @@ def label_correlation(X: np.ndarray, y: np.ndarray) -> np.ndarray:
     ESL's section 7.10.2 words it; ``SelectKBest(f_classif, k=k)`` keeps the ``k`` largest
     in absolute value (for two classes, the F statistic is increasing in ``|r|``).
 
+    Parameters
+    ----------
+    X : array_like of shape (n, p)
+        Finite numbers.
+    y : array_like of shape (n,)
+        Numeric labels, not all equal (a constant ``y`` has no correlation with anything:
+        a ``ValueError``).
+
+    Returns
+    -------
+    numpy.ndarray of shape (p,)
+        The correlations; NaN for a constant column of ``X``, whose correlation is
+        undefined (``SelectKBest`` ranks NaN scores last, so such a column is never
+        kept before a varying one).
+
     Examples
     --------
     >>> X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 1.0], [3.0, 0.0]])
     >>> label_correlation(X, np.array([-1, -1, 1, 1])).round(3).tolist()
     [0.894, 0.0]
+    >>> float(label_correlation(np.c_[X, np.ones(4)], np.array([-1, -1, 1, 1]))[2])
+    nan
     """
+    X = check_features(X, "X")
+    y = check_1d_labels(y, "y")
+    check_same_length(("X", X), ("y", y))
+    if y.dtype.kind not in "iuf":
+        raise ArgumentTypeError(f"y must hold numeric labels (coded -1/+1), got dtype {y.dtype}")
+    if np.ptp(y) == 0:
+        raise ValueError(
+            f"y must hold two classes: all its {y.size} labels equal {y[0]!r}, and a constant "
+            "y has no correlation with any column"
+        )
     Xc = X - X.mean(axis=0)
     yc = y - y.mean()
     denom = np.sqrt((Xc**2).sum(axis=0) * (yc @ yc))
-    return np.divide(yc @ Xc, denom, out=np.zeros(X.shape[1]), where=denom > 0)
+    varies = np.ptp(X, axis=0) > 0
+    return np.divide(yc @ Xc, denom, out=np.full(X.shape[1], np.nan), where=varies & (denom > 0))
 
 
 def esl_trial(

@@ -40,8 +40,9 @@ task, so results are the same for any ``n_jobs``. The long run's command line
 
 from __future__ import annotations
 
+import inspect
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -73,7 +74,16 @@ from ..intervals import (
     random_splits,
 )
 from ..simulation import repeat
-from ..validation import check_int, check_open_unit, check_rng
+from ..validation import (
+    ArgumentTypeError,
+    check_alpha,
+    check_index_array,
+    check_int,
+    check_open_unit,
+    check_option,
+    check_rng,
+    check_test_fraction,
+)
 
 __all__ = [
     "DESIGNS",
@@ -126,6 +136,92 @@ SETTINGS: dict[str, dict[str, Any]] = {
 
 _METHODS = list(INTERVAL_METHODS)
 
+#: The interval function behind each key of :data:`SETTINGS`.
+_INTERVAL_FUNCTIONS = {
+    "holdout": holdout_interval,
+    "cv_wald": cv_wald_interval,
+    "corrected_t": corrected_t_interval,
+    "conservative_z": conservative_z_interval,
+    "nested_cv": nested_cv_interval,
+}
+
+#: Keyword arguments the trials set themselves: a setting may not change them.
+_SET_BY_TRIAL = ("loss", "alpha", "random_state", "method")
+
+
+def _setting_keys(key: str) -> list[str]:
+    """The keyword arguments of the interval ``key`` that a setting may give."""
+    params = inspect.signature(_INTERVAL_FUNCTIONS[key]).parameters.values()
+    return [p.name for p in params if p.kind is p.KEYWORD_ONLY and p.name not in _SET_BY_TRIAL]
+
+
+def _check_settings(settings: Any) -> dict[str, dict[str, Any]]:
+    """:data:`SETTINGS` updated by ``settings``; an unknown interval or keyword is refused
+    by name (a typo would otherwise run the defaults silently)."""
+    cfg = {k: dict(v) for k, v in SETTINGS.items()}
+    if settings is None:
+        return cfg
+    if not isinstance(settings, Mapping):
+        raise ArgumentTypeError(
+            f"settings must be a dict of interval name to keyword arguments, got {settings!r}"
+        )
+    for key, value in settings.items():
+        if key not in SETTINGS:
+            raise ValueError(
+                f"settings has an unknown key {key!r}; the allowed keys are {list(SETTINGS)}"
+            )
+        if not isinstance(value, Mapping):
+            raise ArgumentTypeError(
+                f"settings[{key!r}] must be a dict of keyword arguments, got {value!r}"
+            )
+        allowed = _setting_keys(key)
+        for arg in value:
+            if arg not in allowed:
+                raise ValueError(
+                    f"settings[{key!r}] has an unknown key {arg!r}; the allowed keys are {allowed}"
+                )
+        cfg[key] = {**cfg.get(key, {}), **value}
+    check_test_fraction(cfg["holdout"]["test_size"], "settings['holdout']['test_size']")
+    return cfg
+
+
+def _check_n_values(n_values: Any) -> list[int]:
+    """The sizes ``n``: a non-empty sequence of integers, each at least 20."""
+    if isinstance(n_values, (str, bytes)) or not isinstance(n_values, Iterable):
+        raise ArgumentTypeError(
+            f"n_values must be a sequence of sizes n (integers >= 20), got {n_values!r}"
+        )
+    out = [check_int(v, "n_values", minimum=20) for v in n_values]
+    if not out:
+        raise ValueError("n_values must hold at least one size n, got none")
+    return out
+
+
+def _check_records(records: Any, columns: Sequence[str], producer: str) -> dict[str, np.ndarray]:
+    """The columns of ``records`` as arrays; a missing one is refused by name."""
+    if not isinstance(records, Mapping):
+        raise ArgumentTypeError(
+            f"records must be a dict of columns ({producer}'s result), got {type(records).__name__}"
+        )
+    missing = [c for c in columns if c not in records]
+    if missing:
+        raise ValueError(
+            f"records lack the columns {missing}: pass the dict that {producer} returns"
+        )
+    return {k: np.asarray(v) for k, v in records.items()}
+
+
+def _make_learner(name: Any, argument: str):
+    """The learner called ``name``; an error names ``argument`` as the caller spells it."""
+    if isinstance(name, str):
+        if name == "lda":
+            return LinearDiscriminantAnalysis()
+        if name == "logreg":
+            return LogisticRegression(C=1.0, max_iter=1000)
+        if name == "svm":
+            return SVC(kernel="rbf", C=1.0, gamma="scale")
+    raise ValueError(f"{argument} must be one of {list(INTERVAL_LEARNERS)}, got {name!r}")
+
 
 def make_learner(name: str):
     """The learner called ``name``: LDA, logistic regression (C = 1) or an RBF SVM (C = 1).
@@ -135,13 +231,7 @@ def make_learner(name: str):
     >>> make_learner("svm")
     SVC()
     """
-    if name == "lda":
-        return LinearDiscriminantAnalysis()
-    if name == "logreg":
-        return LogisticRegression(C=1.0, max_iter=1000)
-    if name == "svm":
-        return SVC(kernel="rbf", C=1.0, gamma="scale")
-    raise ValueError(f"learner must be one of {list(INTERVAL_LEARNERS)}, got {name!r}")
+    return _make_learner(name, "name")
 
 
 class SubsetLDA(ClassifierMixin, BaseEstimator):
@@ -150,7 +240,8 @@ class SubsetLDA(ClassifierMixin, BaseEstimator):
     Parameters
     ----------
     columns : tuple of int
-        The coordinates the model sees.
+        The coordinates the model sees: distinct column indices of ``X``, at least one
+        (checked by ``fit``, as scikit-learn's conventions ask).
 
     Examples
     --------
@@ -164,8 +255,14 @@ class SubsetLDA(ClassifierMixin, BaseEstimator):
         self.columns = columns
 
     def fit(self, X, y):
-        cols = list(self.columns)
         X = np.asarray(X)
+        cols = check_index_array(self.columns, "columns").tolist()
+        n_features = X.shape[1] if X.ndim == 2 else None
+        if n_features is not None and max(cols) >= n_features:
+            raise ValueError(
+                f"columns holds {max(cols)}, but X has {n_features} columns "
+                f"(indices 0 to {n_features - 1})"
+            )
         self.lda_ = LinearDiscriminantAnalysis().fit(X[:, cols], y)
         self.classes_ = self.lda_.classes_
         coef = np.zeros((1, X.shape[1]))
@@ -216,11 +313,14 @@ def interval_trial(
     distribution, learner : str
         Names (:data:`DISTRIBUTIONS`, :data:`INTERVAL_LEARNERS`).
     n_values : sequence of int
+        Sizes ``n`` of the data sets, each at least 20.
     alpha : float, default=0.05
     n_fresh : int, default=50_000
         Fresh points for a risk that is not exact.
     settings : dict, optional
-        Keyword arguments of each interval (default :data:`SETTINGS`).
+        Keyword arguments of each interval, by the keys of :data:`SETTINGS` (which
+        gives the defaults). An unknown interval or keyword argument is refused by name;
+        ``loss``, ``alpha``, ``random_state`` and ``method`` are the trial's own.
 
     Returns
     -------
@@ -239,11 +339,11 @@ def interval_trial(
     >>> rows.shape
     (6, 13)
     """
+    rng = check_rng(rng, "rng")
     dist = make_distribution(distribution)
-    est = make_learner(learner)
-    cfg = {k: dict(v) for k, v in SETTINGS.items()}
-    for key, value in (settings or {}).items():
-        cfg[key] = {**cfg.get(key, {}), **value}
+    est = _make_learner(learner, "learner")
+    n_values = _check_n_values(n_values)
+    cfg = _check_settings(settings)
     risk = _risk_function(dist, rng, n_fresh)
     rows = []
     for n in n_values:
@@ -336,10 +436,11 @@ def run_intervals(
     (['conservative_z', 'corrected_t'], 12)
     """
     make_distribution(distribution)
-    make_learner(learner)
-    n_values = [check_int(v, "n_values", minimum=20) for v in n_values]
+    _make_learner(learner, "learner")
+    n_values = _check_n_values(n_values)
     n_repeats = check_int(n_repeats, "n_repeats", minimum=1)
     alpha = float(check_open_unit(alpha, "alpha", scalar=True))
+    _check_settings(settings)
     results = repeat(
         interval_trial,
         n_repeats,
@@ -486,7 +587,12 @@ def summarize_intervals(
     ('holdout_wald', 3, True)
     """
     keys = ("distribution", "learner", "n", "method")
-    cols = {k: np.asarray(records[k]) for k in records}
+    cols = _check_records(
+        records,
+        (*keys, "lower", "upper", "risk", "n_fits", "estimate", "risk_se"),
+        "run_intervals",
+    )
+    coverage_alpha = check_alpha(coverage_alpha, "coverage_alpha")
     own = own_target(cols) if "risk_kfold" in cols else None
     groups = sorted(
         {tuple(v[i] for v in (cols[k] for k in keys)) for i in range(len(cols["n"]))},
@@ -610,7 +716,10 @@ def format_interval_table(
     """A markdown table of :func:`summarize_intervals` rows: coverage of each target, width, fits.
 
     Rows that carry ``cover_own`` (records with each method's own target) get a column
-    for it, before the coverage of ``L(f)`` and of the expected risk.
+    for it, before the coverage of ``L(f)`` and of the expected risk. ``methods``, if
+    given, keeps the rows of these keys of :data:`cvbook.intervals.INTERVAL_METHODS`
+    (an unknown key is refused); ``digits`` (an integer >= 0) is the precision of the
+    coverages.
 
     Examples
     --------
@@ -624,6 +733,15 @@ def format_interval_table(
     ...                         "cover_own_hi": 0.97}]).splitlines()[2].split(" | ")[4]
     '0.80 [0.44, 0.97]'
     """
+    if methods is not None:
+        if isinstance(methods, (str, bytes)) or not isinstance(methods, Iterable):
+            raise ArgumentTypeError(
+                f"methods must be a list of interval names such as ['cv_wald'], got {methods!r}"
+            )
+        methods = list(methods)
+        for method in methods:
+            check_option(method, "methods", INTERVAL_METHODS)
+    digits = check_int(digits, "digits", minimum=0)
     names = {"lda": "LDA", "logreg": "logistic regression", "svm": "RBF SVM"}
     own = any("cover_own" in r for r in summary)
     head = "| distribution | learner | $m$ | interval | "
@@ -660,6 +778,7 @@ def format_comparison_table(summary: Sequence[Mapping[str, Any]], digits: int = 
     >>> format_comparison_table([row]).splitlines()[2].split(" | ")[3]
     '0.050 [0.016, 0.113]'
     """
+    digits = check_int(digits, "digits", minimum=0)
     cases = {"null": "equal expected risks", "difference": "a known difference"}
     train = any("gap_train" in r for r in summary)
     lines = [
@@ -687,12 +806,16 @@ def rejections(
 ) -> np.ndarray:
     """Whether ``test`` rejected at level ``alpha``, one entry per data set (paired order).
 
+    ``alpha`` is a level strictly between 0 and 1 (``alpha=5`` is refused, not read as
+    5 %).
+
     Examples
     --------
     >>> rejections(run_comparisons("null", [60], n_repeats=3), "mcnemar").shape
     (3,)
     """
-    cols = {k: np.asarray(v) for k, v in records.items()}
+    cols = _check_records(records, ("case", "repeat", "n", "test", "p_value"), "run_comparisons")
+    alpha = check_alpha(alpha, "alpha")
     sel = cols["test"] == test
     for key, value in where.items():
         sel &= cols[key] == value
@@ -720,6 +843,17 @@ def comparison_trial(
 ) -> np.ndarray:
     """One repetition of the comparison study on twonorm: every test at every ``n``.
 
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The only source of randomness.
+    n_values : sequence of int
+        Sizes ``n`` of the data sets, each at least 20.
+    case : {"null", "difference"}
+        The pair of learners (:data:`CASES`).
+    mcnemar_test_size : float, default=0.3
+        McNemar's test fraction, strictly between 0 and 1.
+
     Returns
     -------
     numpy.ndarray of shape (len(n_values) * 4, 8)
@@ -735,8 +869,10 @@ def comparison_trial(
     >>> comparison_trial(np.random.default_rng(0), [60], "null").shape
     (4, 8)
     """
-    if case not in CASES:
-        raise ValueError(f"case must be one of {list(CASES)}, got {case!r}")
+    rng = check_rng(rng, "rng")
+    n_values = _check_n_values(n_values)
+    check_option(case, "case", CASES)
+    mcnemar_test_size = check_test_fraction(mcnemar_test_size, "mcnemar_test_size")
     dist = Twonorm()
     cols_a, cols_b = CASES[case]
     est_a, est_b = SubsetLDA(columns=cols_a), SubsetLDA(columns=cols_b)
@@ -807,9 +943,8 @@ def run_comparisons(
     >>> sorted(set(rec["test"].tolist()))
     ['corrected_paired_t', 'ftest_5x2cv', 'mcnemar', 'ttest_5x2cv']
     """
-    if case not in CASES:
-        raise ValueError(f"case must be one of {list(CASES)}, got {case!r}")
-    n_values = [check_int(v, "n_values", minimum=20) for v in n_values]
+    check_option(case, "case", CASES)
+    n_values = _check_n_values(n_values)
     n_repeats = check_int(n_repeats, "n_repeats", minimum=1)
     results = repeat(
         comparison_trial,
@@ -857,7 +992,11 @@ def summarize_comparisons(
     >>> [r["test"] for r in rows]
     ['ttest_5x2cv', 'ftest_5x2cv', 'mcnemar', 'corrected_paired_t']
     """
-    cols = {k: np.asarray(v) for k, v in records.items()}
+    cols = _check_records(
+        records, ("case", "n", "test", "p_value", "gap", "n_fits"), "run_comparisons"
+    )
+    alpha = check_alpha(alpha, "alpha")
+    coverage_alpha = check_alpha(coverage_alpha, "coverage_alpha")
     out = []
     groups = sorted(
         {
@@ -938,9 +1077,10 @@ def nested_learning_curve_trial(
     >>> nested_learning_curve_trial(np.random.default_rng(0), "twogaussians", "lda", [50]).shape
     (1, 4)
     """
-    dist, est = make_distribution(distribution), make_learner(learner)
+    rng = check_rng(rng, "rng")
+    dist, est = make_distribution(distribution), _make_learner(learner, "learner")
     K = check_int(n_splits, "n_splits", minimum=3)
-    n_values = [check_int(v, "n_values", minimum=20) for v in n_values]
+    n_values = _check_n_values(n_values)
     n_fresh = check_int(n_fresh, "n_fresh", minimum=1)
     risk = _risk_function(dist, rng, n_fresh)
     rows = []
@@ -993,8 +1133,8 @@ def run_nested_learning_curve(
     (['n', 'repeat', 'risk_full', 'risk_inner', 'risk_outer'], (3,))
     """
     make_distribution(distribution)
-    make_learner(learner)
-    n_values = [check_int(v, "n_values", minimum=20) for v in n_values]
+    _make_learner(learner, "learner")
+    n_values = _check_n_values(n_values)
     n_repeats = check_int(n_repeats, "n_repeats", minimum=2)
     n_splits = check_int(n_splits, "n_splits", minimum=3)
     results = repeat(

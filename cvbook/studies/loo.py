@@ -20,6 +20,7 @@ from ..validation import (
     check_float,
     check_int,
     check_random_state,
+    check_target_for_loss,
 )
 
 __all__ = [
@@ -36,9 +37,11 @@ def ridge_estimates_and_risks(
 ) -> dict:
     """One data set of chapter 4's bias study: LOO and K-fold estimates, and true risks.
 
-    Draws ``m`` points from ``distribution`` (which must offer ``sample`` and the exact
-    risk ``linear_rule_risk`` of a linear rule, as
-    :class:`cvbook.datasets.LinearGaussianRegression` does), and returns
+    Draws ``m`` points from ``distribution`` (a regression distribution, which must
+    offer ``sample`` and the exact squared-loss risk ``linear_rule_risk`` of a linear
+    rule, as :class:`cvbook.datasets.LinearGaussianRegression` does; one that draws
+    class labels, such as :class:`~cvbook.datasets.TwoGaussians`, is refused by name),
+    and returns
 
     * ``"estimates"``: the LOO estimate of the squared-loss risk of
       ``Ridge(alpha)`` (closed form) and the shuffled K-fold estimate for each ``K``
@@ -54,6 +57,7 @@ def ridge_estimates_and_risks(
     rng : numpy.random.Generator
         The only source of randomness.
     distribution : object with ``sample(m, random_state)`` and ``linear_rule_risk(w, b)``
+        A regression distribution: its ``y`` must be continuous.
     m : int
         Points per data set, ``>= max(ks)`` and ``>= 3``.
     alpha : float
@@ -75,6 +79,7 @@ def ridge_estimates_and_risks(
     (['10-fold', '2-fold', '5-fold', 'LOO'], 9, [5, 8, 9, 10])
     """
     from sklearn.model_selection import KFold
+    from sklearn.utils.multiclass import type_of_target
 
     rng = check_random_state(rng, "rng")
     m = check_int(m, "m", minimum=3)
@@ -86,6 +91,13 @@ def ridge_estimates_and_risks(
                 f"distribution must offer {method}(), got {type(distribution).__name__}"
             )
     X, y = distribution.sample(m, random_state=int_seed(rng))
+    kind = type_of_target(y)
+    if kind != "continuous":
+        raise ArgumentTypeError(
+            f"distribution must be a regression distribution (a continuous y, such as "
+            f"LinearGaussianRegression), but {type(distribution).__name__} drew a {kind} "
+            "target: ridge's squared-loss study does not apply to class labels"
+        )
     estimates = {"LOO": ridge_loo_mse(X, y, alpha)}
     train_size = {"LOO": m - 1}
     for k in ks:
@@ -228,7 +240,9 @@ def majority_vote_loo(y: ArrayLike) -> float:
     Parameters
     ----------
     y : array_like of shape (m,)
-        Labels, ``m >= 2``; any number of classes.
+        Class labels, ``m >= 2``; any number of classes (with three or more, the vote
+        is the most frequent of them). A continuous target is refused (the majority
+        vote is a classifier).
 
     Returns
     -------
@@ -241,7 +255,7 @@ def majority_vote_loo(y: ArrayLike) -> float:
     >>> majority_vote_loo([-1, -1, -1, 1])     # only the lone positive is wrong
     0.25
     """
-    y = check_1d_labels(y, "y")
+    y = check_target_for_loss(y, "zero_one", "y")
     if y.size < 2:
         raise ValueError(f"y must hold at least 2 labels for leave-one-out, got {y.size}")
     _, counts = np.unique(y, return_counts=True)

@@ -476,6 +476,16 @@ class GridNested:
         return float(self.scores[self.best_index])
 
 
+def _check_alphas_gammas(alphas: Any, gammas: Any) -> None:
+    """The kernel ridge grid, each list named as the caller spells it (``candidate_grid``
+    would call ``alphas`` its ``values``)."""
+    for values, name in ((alphas, "alphas"), (gammas, "gammas")):
+        if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or not values:
+            raise ValueError(f"{name} must be a non-empty list of positive numbers, got {values!r}")
+        for v in values:
+            check_float(v, name, minimum=0, exclusive=True)
+
+
 def grid_nested_kfold(
     X: Any,
     y: Any,
@@ -518,6 +528,7 @@ def grid_nested_kfold(
     ((4,), 3)
     """
     X, y = check_xy(X, y)
+    _check_alphas_gammas(alphas, gammas)
     grid = candidate_grid("kridge", values=alphas, gammas=gammas)
     n_gammas = len(gammas)
     alphas = np.array([a for a, _ in grid.values[::n_gammas]])
@@ -662,7 +673,8 @@ def selection_study(
     [0.5, 0.5]
     """
     m = check_int(m, "m", minimum=4)
-    candidate_grid("kridge", alphas, gammas)  # checks the grid by name
+    _check_alphas_gammas(alphas, gammas)
+    candidate_grid("kridge", alphas, gammas)
     outer_splits = check_n_splits(outer_splits, m, name="outer_splits")
     inner_splits = check_n_splits(inner_splits, m - -(-m // outer_splits), name="inner_splits")
     null = check_bool(null, "null")

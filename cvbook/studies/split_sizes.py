@@ -116,7 +116,8 @@ def split_sizes_trial(
     m : int
         Points in the data set, >= 4.
     train_sizes : sequence of int
-        Training sizes, each in ``[2, m - 2]``.
+        Training sizes, each in ``[2, m - 2]``; one on which ``estimator`` fails to fit
+        (too small for it) gives a ``ValueError`` that names ``train_sizes``.
     delta : float, default=0.05
         The bound fails with probability at most ``delta``, in (0, 1).
     n_mc : int, default=100_000
@@ -155,7 +156,15 @@ def split_sizes_trial(
     out: dict[str, list] = {k: [] for k in ("n_errors", "true_risk")}
     for n_train in sizes:
         train, test = stratified_indices(y, test_size=int(m - n_train), random_state=rng)
-        model = clone_estimator(estimator).fit(X[train], y[train])
+        try:
+            model = clone_estimator(estimator).fit(X[train], y[train])
+        except ValueError as err:
+            raise _FitFailed(
+                f"train_sizes holds {int(n_train)}, a training part on which estimator "
+                f"failed to fit ({err}); a larger training size may help",
+                int(n_train),
+                err,
+            ) from err
         out["n_errors"].append(count_errors(y[test], model.predict(X[test])))
         out["true_risk"].append(model_risk(model, distribution, n_mc=n_mc, random_state=rng))
     n_test = m - sizes
@@ -170,6 +179,13 @@ def split_sizes_trial(
     }
 
 
+class _FitFailed(ValueError):
+    """The estimator's fit refused a training part (its size is in ``args[1]``)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
 def single_split(
     rng: Any, distribution: Any, estimator: Any, m: int, train_fraction: float, delta: float = 0.05
 ) -> dict[str, float]:
@@ -179,7 +195,9 @@ def single_split(
     (clipped to ``[2, m - 2]``): the model's true risk, its test error and the
     one-sided Clopper--Pearson bound at ``1 - delta``. Both parts always hold
     both classes (stratified split of a sample with 2 points of each class at
-    least), so no draw leaves a learner with one class.
+    least), so no draw leaves a learner with one class. A training part too small
+    for the learner (LDA needs more points than classes) gives a ``ValueError``
+    that names ``train_fraction``.
 
     Examples
     --------
@@ -193,7 +211,14 @@ def single_split(
     m = check_int(m, "m", minimum=4)
     train_fraction = check_open_unit(train_fraction, "train_fraction", scalar=True)
     n_train = min(max(round(train_fraction * m), 2), m - 2)
-    out = split_sizes_trial(rng, distribution, estimator, m, [n_train], delta=delta)
+    try:
+        out = split_sizes_trial(rng, distribution, estimator, m, [n_train], delta=delta)
+    except _FitFailed as err:
+        raise ValueError(
+            f"train_fraction={train_fraction} of m={m} points gives a training part of "
+            f"{n_train} points, too small: estimator failed to fit on it ({err.args[2]}); "
+            "use a larger train_fraction"
+        ) from err.args[2]
     return {
         "n_train": n_train,
         "n_test": m - n_train,

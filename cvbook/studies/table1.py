@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 import resource
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -40,7 +40,14 @@ from ..ckcv import TIE_RTOL, CompleteKCV, ThreeWaySplit
 from ..datasets.raetsch import RAETSCH_NAMES, load_raetsch, raetsch_info
 from ..datasets.synthetic import Ringnorm, Twonorm
 from ..stats import paired_difference
-from ..validation import ArgumentTypeError, check_float, check_int, check_n_jobs
+from ..validation import (
+    ArgumentTypeError,
+    check_float,
+    check_int,
+    check_n_jobs,
+    check_open_unit,
+    check_option,
+)
 
 __all__ = [
     "EDGES",
@@ -85,14 +92,19 @@ class Table1Grid:
         run with ``(0.1, 1, 10)`` often chose the smallest, so the range goes one
         decade lower.
     k_values : tuple of int
-        Numbers of folds tried; must include 5 and 10 (the table's last columns).
+        Numbers of folds tried, each >= 3 (C-KCV's three parts: training,
+        model selection and error estimation); must include 5 and 10 (the table's
+        last columns).
     n_splits : int
-        Monte Carlo splits per (C, gamma, k), ``l_MC``.
+        Monte Carlo splits per (C, gamma, k), ``l_MC``, >= 1.
     delta : float
-        Confidence parameter of every Clopper--Pearson bound.
+        Confidence parameter of every Clopper--Pearson bound, in (0, 1).
     seed : int
-        Root seed; the fit of (data set, realisation) is seeded by
+        Root seed, >= 0; the fit of (data set, realisation) is seeded by
         :meth:`random_state`.
+
+    ``C_values`` and ``gamma_factors`` are non-empty sequences of positive numbers.
+    Every field is checked on construction (a ``ValueError`` or ``TypeError`` names it).
 
     Examples
     --------
@@ -112,6 +124,28 @@ class Table1Grid:
     n_splits: int = 10
     delta: float = 0.05
     seed: int = 2012
+
+    def __post_init__(self) -> None:
+        for name in ("C_values", "gamma_factors", "k_values"):
+            values = getattr(self, name)
+            if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray)):
+                raise ArgumentTypeError(f"{name} must be a tuple of numbers, got {values!r}")
+            if len(values) == 0:
+                raise ValueError(f"{name} must hold at least one value, got none")
+        for name in ("C_values", "gamma_factors"):
+            for v in getattr(self, name):
+                check_float(v, name, minimum=0, exclusive=True)
+        for k in self.k_values:
+            check_int(k, "k_values", minimum=3)
+        missing = [k for k in (5, 10) if k not in self.k_values]
+        if missing:
+            raise ValueError(
+                f"k_values must include 5 and 10 (the table's k = 5 and k = 10 columns), "
+                f"got {tuple(self.k_values)}"
+            )
+        check_int(self.n_splits, "n_splits", minimum=1)
+        check_open_unit(self.delta, "delta", scalar=True)
+        check_int(self.seed, "seed", minimum=0)
 
     def gammas(self, X: np.ndarray) -> list[float]:
         """The gamma values for a training pool ``X``."""
@@ -513,6 +547,11 @@ def summarise(runs: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     >>> row["k_star_mean"], row["L_EE_mean"], row["L_EE_k10_mean"]
     (4.0, 20.0, 30.0)
     """
+    if isinstance(runs, (str, bytes, Mapping)) or not isinstance(runs, Iterable):
+        raise ArgumentTypeError(f"runs must be a list of run records (dicts), got {runs!r}")
+    runs = list(runs)
+    for i, r in enumerate(runs):
+        _check_record(r, f"runs[{i}]", ("dataset", "splits", *TABLE1_COLUMNS))
     by_name: dict[str, list[dict[str, Any]]] = {}
     for r in runs:
         by_name.setdefault(r["dataset"], []).append(r)
@@ -532,6 +571,20 @@ def summarise(runs: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
+def _check_record(record: Any, name: str, keys: Sequence[str]) -> None:
+    """A run record (a dict) holding ``keys``; a named error otherwise."""
+    if not isinstance(record, Mapping):
+        raise ArgumentTypeError(
+            f"{name} must be a run record (a dict, as run_one and run_generated return), "
+            f"got {type(record).__name__}"
+        )
+    missing = [k for k in keys if k not in record]
+    if missing:
+        raise ValueError(
+            f"{name} lacks the keys {missing} of a run record (as run_one and run_generated return)"
+        )
+
+
 def _by_dataset(runs: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
     by_name: dict[str, list[dict[str, Any]]] = {}
     for r in runs:
@@ -542,6 +595,16 @@ def _by_dataset(runs: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any]
 def read_paper_table(path: str | os.PathLike) -> dict[str, dict[str, float]]:
     """The paper's Table 1 (``paper_table1.csv``): data set -> column -> value.
 
+    The file is a CSV transcribed from Anguita et al. (2012), committed as
+    ``results/table1/paper_table1.csv``: a ``dataset`` column, then one number per column.
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``path`` is not a file (the message names it).
+    ValueError
+        If a line is not a data set name followed by one number per column.
+
     Examples
     --------
     >>> from cvbook.book import results_path
@@ -549,14 +612,28 @@ def read_paper_table(path: str | os.PathLike) -> dict[str, dict[str, float]]:
     >>> paper["image"]["test_err_F_mean"], len(paper)
     (2.7, 13)
     """
+    if not isinstance(path, (str, os.PathLike)) or not str(path):
+        raise ArgumentTypeError(f"path must be a non-empty path, got {path!r}")
+    if not Path(path).is_file():
+        raise FileNotFoundError(
+            f"path {str(path)!r} is not a file: read_paper_table reads the paper's Table 1, "
+            "a CSV committed as results/table1/paper_table1.csv"
+        )
     lines = Path(path).read_text().strip().splitlines()
-    header = lines[0].split(",")
+    header = lines[0].split(",") if lines else [""]
     if header[0] != "dataset":
         raise ValueError(f"{path} must start with a 'dataset' column, got {header[0]!r}")
-    return {
-        row[0]: dict(zip(header[1:], map(float, row[1:]), strict=True))
-        for row in (line.split(",") for line in lines[1:])
-    }
+    out = {}
+    for i, line in enumerate(lines[1:], start=2):
+        row = line.split(",")
+        try:
+            out[row[0]] = dict(zip(header[1:], map(float, row[1:]), strict=True))
+        except ValueError as err:
+            raise ValueError(
+                f"{path}, line {i}, must hold a data set name and {len(header) - 1} numbers "
+                f"(the columns {header[1:]}), got {line!r} ({err})"
+            ) from None
+    return out
 
 
 def compare_with_paper(
@@ -656,6 +733,8 @@ def bound_at_level(run: dict[str, Any], label: str, delta: float) -> float:
     >>> round(bound_at_level(run, "_k5", 0.05), 4)
     0.1818
     """
+    check_option(label, "label", [lb for lb, _ in _SELECTED])
+    _check_record(run, "run", (f"ee_errors{label}", f"n_ee{label}"))
     return float(
         np.mean(
             clopper_pearson_upper(np.asarray(run[f"ee_errors{label}"]), run[f"n_ee{label}"], delta)
