@@ -126,6 +126,15 @@ def _no_negative_zero(text: str) -> str:
     return unsigned + " " if text.endswith(" ") else unsigned
 
 
+def _not_finite(value: float) -> str:
+    """How the prose shows a number a run could not compute: ``n/a`` for NaN (the SE of
+    one data set, a K the run did not include), ``∞`` or ``−∞`` for an infinity; never
+    Python's ``nan``."""
+    if math.isnan(value):
+        return "n/a"
+    return "∞" if value > 0 else "−∞"
+
+
 def format_number(value: Any, fmt: str) -> str:
     """Format a real number with a format spec, never showing a negative zero.
 
@@ -137,6 +146,8 @@ def format_number(value: Any, fmt: str) -> str:
     '-0.012'
     >>> format_number(-0.0001, ">8.2f")
     '    0.00'
+    >>> format_number(float("nan"), ".3f")  # a run that could not compute it
+    'n/a'
     """
     if not isinstance(fmt, str):
         raise TypeError(f"fmt must be a format spec (str), got {type(fmt).__name__}")
@@ -144,7 +155,7 @@ def format_number(value: Any, fmt: str) -> str:
     if not isinstance(value, numbers.Real) or isinstance(value, bool):
         raise TypeError(f"value must be a real number, got {type(value).__name__}")
     if not math.isfinite(float(value)):
-        raise ValueError(f"value must be finite (a number for the prose), got {value!r}")
+        return _not_finite(float(value))
     try:
         text = format(float(value), fmt)
     except (ValueError, OverflowError) as err:
@@ -250,9 +261,7 @@ def _format(name: str, value: Any, fmt: str | None) -> str:
                 f"e.g. {name}=({value!r}, '.3f')"
             )
         if not math.isfinite(float(value)):
-            raise ValueError(
-                f"cannot publish {name!r}: {value!r} is not a number the prose can show"
-            )
+            return _not_finite(float(value))
         return _no_negative_zero(_format_with(name, float(value), fmt))
     raise TypeError(
         f"cannot publish {name!r}: a {type(value).__name__} is not a number or a string"
