@@ -157,7 +157,7 @@ def format_number(value: Any, fmt: str) -> str:
     if not math.isfinite(float(value)):
         return _not_finite(float(value))
     try:
-        text = format(float(value), fmt)
+        text = format(value if isinstance(value, numbers.Integral) else float(value), fmt)
     except (ValueError, OverflowError) as err:
         raise ValueError(f"cannot format {value!r} with {fmt!r}: {err}") from None
     return _no_negative_zero(text)

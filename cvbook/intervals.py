@@ -215,7 +215,11 @@ def pointwise_loss(y_true: Any, y_pred: Any, loss: str = "zero_one") -> np.ndarr
     else:
         y_pred = check_finite_values(y_pred, "y_pred", ndim=1)
     check_same_length(("y_true", y_true), ("y_pred", y_pred))
-    return fn(y_true, y_pred)
+    with np.errstate(over="ignore", invalid="ignore"):
+        losses = fn(y_true, y_pred)
+    if not np.all(np.isfinite(losses)):
+        raise ValueError("y_pred gives losses too large to represent (overflow to infinity)")
+    return losses
 
 
 def _fit_losses(estimator, X, y, train, test, loss_fn) -> np.ndarray:

@@ -35,7 +35,9 @@ from .validation import (
     check_bool,
     check_candidates,
     check_cv,
+    check_finite_values,
     check_int,
+    check_integer_array,
     check_random_state,
     check_splitter_seed,
     check_train_test_splits,
@@ -247,6 +249,10 @@ class FoldRisks:
                 f"risks and sizes must be 1-d with one entry per fold, got shapes "
                 f"{risks.shape} and {sizes.shape}"
             )
+        check_finite_values(risks, "risks", ndim=1)
+        if np.any(risks < 0):
+            raise ValueError(f"risks must be >= 0 (mean losses), got {risks.tolist()}")
+        check_integer_array(sizes, "sizes", minimum=1, ndim=1)
 
     @property
     def n_splits(self) -> int:

@@ -454,8 +454,10 @@ def _check_brute_force(estimator, X, y, n_jobs):
             raise ArgumentTypeError("X must be real, got complex values")
     else:
         X = check_not_complex(X, "X")
-        if X.ndim == 0:
-            raise ValueError(f"X must hold one row per point, got a scalar {X!r}")
+        if X.ndim != 2:
+            raise ValueError(
+                f"X must hold one row per point (2-d, shape (m, d)), got shape {X.shape}"
+            )
     y = check_not_complex(y, "y")
     if y.ndim not in (1, 2):
         raise ValueError(f"y must have shape (m,) or (m, n_outputs), got shape {y.shape}")

@@ -81,6 +81,11 @@ def _check_path(path: object, name: str) -> Path:
     path = Path(path)
     if path.is_dir():
         raise ValueError(f"{name} {str(path)!r} is a folder; give the path of a file")
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise ValueError(f"{name} {str(path)!r} lies under {str(parent)!r}, a file")
+            break
     return path
 
 

@@ -193,7 +193,18 @@ def empirical_risk(y_true: Any, y_pred: Any, loss: Loss = "zero_one") -> float:
     y_true, y_pred = _labels(y_true, y_pred)
     if y_true.size == 0:
         raise ValueError("y_true must hold at least one point, got an empty array")
-    losses = check_finite(fn(y_true, y_pred), "loss(y_true, y_pred)")
+    try:
+        raw = fn(y_true, y_pred)
+    except TypeError as err:
+        if fn in LOSSES.values():
+            raise
+        raise TypeError(
+            f"loss must be a function loss(y_true, y_pred) returning one loss per point; "
+            f"calling it failed: {err}"
+        ) from None
+    losses = check_finite(raw, "loss(y_true, y_pred)")
+    if np.any(losses < 0):
+        raise ValueError("loss must return losses >= 0, got a negative one")
     if losses.shape != y_true.shape:
         raise ValueError(
             f"loss must return one loss per point: got shape {losses.shape} "

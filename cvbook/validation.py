@@ -224,6 +224,8 @@ def check_int(value: Any, name: str, minimum: int | None = None, maximum: int | 
     ...
     cvbook.validation.ArgumentTypeError: k must be an integer, got 3.7
     """
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iu":
+        value = value.item()  # a 0-d integer array is the integer it holds
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise ArgumentTypeError(f"{name} must be an integer, got {_describe(value)}")
     value = int(value)

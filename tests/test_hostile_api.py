@@ -788,6 +788,8 @@ DRIVER_CASES = {
             (["--out", "{dir}/b", "--seed", "-3"], "--seed"),
             (["--out", "{dir}/b", "--n-jobs", "0"], "--n-jobs"),
             (["--out", "{dir}/b", "--learners", "forest"], "--learners"),
+            (["--out", ""], "--out"),
+            (["--out", "{dir}/b", "--m", "20", "3"], "--m"),
         ],
     ),
 }
@@ -1352,7 +1354,75 @@ def _second_pass_cases() -> dict:
     }
 
 
-SECOND_PASS = _second_pass_cases()
+def _re_probe_cases() -> dict:
+    """What a re-run of the probe (1,685 calls) still found after the second pass."""
+    from cvbook import kfold, loo, risk
+    from cvbook.datasets import Twonorm
+    from cvbook.provenance import atomic_write_text
+
+    X, y = TwoGaussians().sample(40, random_state=0)
+    lda20 = LinearDiscriminantAnalysis().fit(*Twonorm().sample(60, random_state=0))
+    lda2 = LinearDiscriminantAnalysis().fit(X, y)
+    return {
+        "kfold.FoldRisks NaN risk": (
+            lambda: kfold.FoldRisks(np.array([0.1, np.nan]), np.array([5, 5])),
+            ValueError,
+            "risks",
+        ),
+        "kfold.FoldRisks negative risk": (
+            lambda: kfold.FoldRisks(np.array([-0.1, 0.2]), np.array([5, 5])),
+            ValueError,
+            "risks",
+        ),
+        "kfold.FoldRisks empty fold": (
+            lambda: kfold.FoldRisks(np.array([0.1, 0.2]), np.array([0, 5])),
+            ValueError,
+            "sizes",
+        ),
+        "kfold.FoldRisks fractional size": (
+            lambda: kfold.FoldRisks(np.array([0.1, 0.2]), np.array([2.5, 5])),
+            ValueError,
+            "sizes",
+        ),
+        "intervals.pointwise_loss overflow": (
+            lambda: pointwise_loss([1e200, 2.0], [-1e200, 2.0], "squared"),
+            ValueError,
+            "y_pred",
+        ),
+        "risk.empirical_risk negative losses": (
+            lambda: risk.empirical_risk([1, 0], [1, 1], loss=lambda a, b: -np.ones(2)),
+            ValueError,
+            "loss",
+        ),
+        "risk.empirical_risk a one-argument loss": (
+            lambda: risk.empirical_risk([1, 0], [1, 1], loss=abs),
+            TypeError,
+            "loss",
+        ),
+        "loo.loo_risk 1-d X": (
+            lambda: loo.loo_risk(LinearDiscriminantAnalysis(), X[:, 0], y),
+            ValueError,
+            "X",
+        ),
+        "datasets.monte_carlo_risk other dimension": (
+            lambda: monte_carlo_risk(lda20, TwoGaussians(), n=100),
+            ValueError,
+            "features",
+        ),
+        "datasets.true_risk sample lengths on the exact route": (
+            lambda: true_risk(lda2, TwoGaussians(), sample=(X, y[:5])),
+            ValueError,
+            "sample",
+        ),
+        "provenance.atomic_write_text under a file": (
+            lambda: atomic_write_text(__file__ + "/child.txt", "x"),
+            ValueError,
+            "path",
+        ),
+    }
+
+
+SECOND_PASS = {**_second_pass_cases(), **_re_probe_cases()}
 
 
 @pytest.mark.parametrize("case", SECOND_PASS, ids=list(SECOND_PASS))
@@ -1376,6 +1446,12 @@ def test_second_pass_valid_input_still_works():
     assert bootstrap.no_information_rate([0, 0, 1, 1], [0, 0, 0, 1]) == 0.5
     assert bootstrap.no_information_rate([0.0, 2.0], [1.0, 1.0], loss="squared") == 1.0
     assert book.format_number(-0.0001, ">8.2f") == "    0.00"
+    assert (
+        book.format_number(5, ",d") == "5" and book.format_number(np.int64(1234), ",d") == "1,234"
+    )
+    from cvbook.validation import check_int
+
+    assert check_int(np.array(3), "k") == 3
     # a number a legal run cannot compute (the SE of one data set) reads n/a, never "nan"
     assert book.format_number(np.nan, ".3f") == "n/a"
     book.publish(hp_undefined=(np.nan, ".3f"), hp_infinite=(-np.inf, ".3f"))

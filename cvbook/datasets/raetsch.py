@@ -516,7 +516,7 @@ def load_raetsch(
     ValueError: name must be one of banana, breast_cancer, ..., waveform; got 'bananas'
     """
     name = _check_name(name)
-    realisation = check_int(realisation, "realisation")
+    realisation = check_int(realisation, "realisation", minimum=1)
     path = find_raetsch_source(name, data_home)
     if path is None:
         path = fetch_benchmarks()

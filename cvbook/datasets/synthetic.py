@@ -209,6 +209,12 @@ def monte_carlo_risk(
     while done < n:
         size = min(batch_size, n - done)
         X, y = distribution.sample(size, random_state=rng)
+        expected = getattr(model, "n_features_in_", None)
+        if done == 0 and isinstance(expected, (int, np.integer)) and expected != X.shape[1]:
+            raise ValueError(
+                f"model was fitted on {expected} features, but distribution draws points "
+                f"with {X.shape[1]}: score a model on the distribution it was trained on"
+            )
         # A column of predictions would broadcast against y into a (size, size) matrix.
         predicted = check_1d_labels(model.predict(X), "model.predict(X)")
         if predicted.shape != np.shape(y):
@@ -286,6 +292,14 @@ def true_risk(
     """
     check_int(n, "n", minimum=1)
     check_int(batch_size, "batch_size", minimum=1)
+    if sample is not None:  # checked on both routes, also when the exact one answers
+        if not isinstance(sample, (tuple, list)) or len(sample) != 2:
+            raise TypeError(f"sample must be a pair (X, y), got {type(sample).__name__}")
+        if len(sample[0]) != len(check_1d_labels(sample[1], "sample y")):
+            raise ValueError(
+                f"sample must be a pair (X, y) of the same length, got {len(sample[0])} "
+                f"and {len(sample[1])}"
+            )
     rule = linear_rule(model)
     if rule is not None and callable(getattr(distribution, "linear_rule_risk", None)):
         return float(distribution.linear_rule_risk(*rule))

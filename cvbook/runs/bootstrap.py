@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..provenance import atomic_write_text, git_commit, git_dirty, package_versions
-from ..studies.bootstrap import BOOTSTRAP_LEARNERS, bootstrap_study, write_study
+from ..studies.bootstrap import BOOTSTRAP_LEARNERS, MIN_M, bootstrap_study, write_study
 
 __all__ = ["main"]
 
@@ -90,6 +90,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("argument --n-jobs: must be a nonzero integer (-1 for every core)")
     if not 0 <= args.seed < 2**32:
         parser.error(f"argument --seed: must be an integer in [0, 2**32), got {args.seed}")
+    if not args.out.strip():
+        parser.error("argument --out: must name a folder, got an empty string")
+    small = [m for m in args.m if m < MIN_M]
+    if small:
+        parser.error(f"argument --m: every m must be >= {MIN_M}, got {small}")
     out = Path(args.out)
     for folder in (out, *out.parents):
         if folder.exists():

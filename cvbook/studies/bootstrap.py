@@ -52,6 +52,7 @@ from ..validation import (
 __all__ = [
     "BOOTSTRAP_LEARNERS",
     "ESTIMATES",
+    "MIN_M",
     "BootstrapStudy",
     "NoInformation",
     "TunedSVC",
@@ -64,6 +65,9 @@ __all__ = [
     "summarize_study",
     "write_study",
 ]
+
+#: The smallest data set a study takes: stratified 10-fold needs a class of 10 points.
+MIN_M = 20
 
 #: The estimates a trial computes, in the order of the chapter's tables.
 ESTIMATES: tuple[str, ...] = ("oob", ".632", ".632+", "cv2", "cv5", "cv10", "cv10x5", "loo")
@@ -508,7 +512,7 @@ def bootstrap_study(
     """
     dist = _distribution(distribution, "distribution")
     est = _learner(learner, "learner")
-    m = check_int(m, "m", minimum=20)  # stratified 10-fold needs a class of 10 points
+    m = check_int(m, "m", minimum=MIN_M)
     n_repeats = check_int(n_repeats, "n_repeats", minimum=2)
     n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=2)
     if isinstance(target_sizes, (str, bytes)) or not isinstance(
