@@ -178,6 +178,9 @@ def ttest_5x2cv_from_differences(p: Any) -> tuple[float, float]:
     ``s_i**2 = (p[i, 0] - pbar_i)**2 + (p[i, 1] - pbar_i)**2``; t has 5
     degrees of freedom.
 
+    With no spread within any repetition (every ``s_i**2 = 0``), ``t`` is the limit of
+    the statistic: ``±inf`` (p = 0) when ``p[0, 0] != 0``, 0 (p = 1) when it is 0.
+
     Returns
     -------
     (t, two-sided p-value)
