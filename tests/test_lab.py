@@ -6,7 +6,9 @@ Playwright, which never downloads a browser here), runs all cells from the menu,
 asserts that
 
 * every cell ran, none with an error;
-* every figure the chapter makes is shown (one image per figure cell);
+* every figure the chapter makes is shown (one image per figure cell), with its numbered
+  caption under it (the ``lab-caption`` cell that ``tools/lab_captions.py`` writes from
+  the figure's metadata; the website leaves that cell out and captions the figure itself);
 * every ``{eval}`` number of the prose was evaluated and shown (jupyterlab-myst asks the
   kernel for it after the run), and no raw role text (``{eval}``, ``{glue``,
   ``{numref}``, ``{cite}``, ``:::``) is visible.
@@ -310,6 +312,11 @@ def test_run_all_shows_figures_and_numbers(lab: str, chapter: str) -> None:
             markdown = "\n".join(page.locator(PROSE).all_inner_texts())
             if not markdown.strip():
                 problems.append(f"no rendered prose found ({PROSE})")
+            captions = re.findall(r"(?m)^Fig\. \d+\.\d+ ", markdown)
+            if len(captions) != len(figure_cells):
+                problems.append(
+                    f"{len(captions)} figure captions shown for {len(figure_cells)} figures"
+                )
             raw = [m.group(0) for m in RAW_ROLE.finditer(markdown)]
             if raw:
                 problems.append(f"raw role text visible: {sorted(set(raw))}")

@@ -512,6 +512,29 @@ def test_chapter_figures_have_captions(site: Path) -> None:
     assert not problems, "\n".join(problems)
 
 
+def test_lab_captions_carry_the_site_figure_numbers(site: Path) -> None:
+    """The caption cells JupyterLab shows under each figure (``tools/lab_captions.py``)
+    number the figures as the website does."""
+    import nbformat
+
+    problems = []
+    for rel in PAGES:
+        if _source_suffix(rel) != ".ipynb":
+            continue
+        html = (SITE / rel).read_text(encoding="utf-8")
+        found = re.findall(r'class="caption-number">([^<]*)<', html)
+        site_numbers = [n.strip() for n in found if n.strip().startswith("Fig.")]
+        nb = nbformat.read(ROOT / rel.replace(".html", ".ipynb"), as_version=4)
+        lab_numbers = [
+            re.match(r"\*\*(Fig\. [\d.]+)\*\*", c.source).group(1)
+            for c in nb.cells
+            if c.cell_type == "markdown" and "lab-caption" in c.metadata.get("tags", [])
+        ]
+        if lab_numbers != site_numbers:
+            problems.append(f"{rel}: site {site_numbers}, JupyterLab {lab_numbers}")
+    assert not problems, "\n".join(problems)
+
+
 # --------------------------------------------------------------------------- on a phone
 
 #: A phone held upright (an iPhone 12-15 is 390 px wide in CSS pixels).
