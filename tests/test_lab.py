@@ -7,8 +7,9 @@ asserts that
 
 * every cell ran, none with an error;
 * every figure the chapter makes is shown (one image per figure cell), with its numbered
-  caption under it (the ``lab-caption`` cell that ``tools/lab_captions.py`` writes from
-  the figure's metadata; the website leaves that cell out and captions the figure itself);
+  caption under it ("Figure 3.2: ...", the ``lab-caption`` cell that
+  ``tools/lab_captions.py`` writes from the figure's metadata; the website leaves that
+  cell out and captions the figure itself);
 * every ``{eval}`` number of the prose was evaluated and shown (jupyterlab-myst asks the
   kernel for it after the run), and no raw role text (``{eval}``, ``{glue``,
   ``{numref}``, ``{cite}``, ``:::``) is visible.
@@ -18,11 +19,13 @@ and that the prose reads as prose:
 * every number sits in its sentence, on the line of the words before it (or starting the
   next line when the sentence wraps there), never as a block of its own;
 * no unresolved-reference marker is visible (jupyterlab-myst's warning icon, titled
-  "Cross Reference Not Found" or "Citation Not Found"), except the two kinds that
-  jupyterlab-myst 2.7 cannot resolve at all and that are therefore counted, not failed:
-  ``{cite}`` (it has no bibliography support: ``addCiteChildrenTransform`` marks every
-  citation as an error) and ``{numref}`` of a figure made by a code cell (its label lives
-  in the cell's ``mystnb.figure`` metadata, which only myst-nb reads);
+  "Cross Reference Not Found" or "Citation Not Found"), except ``{cite}``, which
+  jupyterlab-myst 2.7 cannot resolve at all (it has no bibliography support:
+  ``addCiteChildrenTransform`` marks every citation as an error) and is therefore
+  counted, not failed. A ``{numref}`` of a figure resolves to the caption cell under it
+  (a ``{figure}`` directive with the figure's label), an ``{eq}`` to the equation,
+  numbered as on the website (the chapter's ``lab-numbering`` front matter): every
+  labelled equation shows its number, (3.1), (3.2), ...;
 * no ``--`` in the prose (the website's Sphinx turns it into a dash; JupyterLab does
   not, so the source writes the dash itself).
 
@@ -242,6 +245,12 @@ def test_run_all_shows_figures_and_numbers(lab: str, chapter: str) -> None:
     notebook = json.loads((ROOT / "chapters" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
     code_cells = [c for c in notebook["cells"] if c["cell_type"] == "code"]
     figure_cells = [c for c in code_cells if c.get("metadata", {}).get("mystnb", {}).get("figure")]
+    prose_source = "\n".join(
+        "".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "markdown"
+    )
+    n_equations = len(re.findall(r"\$\$[ \t]*\([\w-]+\)", prose_source))
+    prefix = re.search(r"equation:\s+enumerator: (\d+)\.%s", prose_source)
+    equation_numbers = [f"({prefix.group(1)}.{i})" for i in range(1, n_equations + 1)]
     n_evals = sum(
         len(EVAL_ROLE.findall("".join(c["source"])))
         for c in notebook["cells"]
@@ -312,7 +321,10 @@ def test_run_all_shows_figures_and_numbers(lab: str, chapter: str) -> None:
             markdown = "\n".join(page.locator(PROSE).all_inner_texts())
             if not markdown.strip():
                 problems.append(f"no rendered prose found ({PROSE})")
-            captions = re.findall(r"(?m)^Fig\. \d+\.\d+ ", markdown)
+            missing = [n for n in equation_numbers if n not in markdown]
+            if missing:
+                problems.append(f"equations not numbered as on the website: {missing}")
+            captions = re.findall(r"(?m)^Figure\s\d+\.\d+:", markdown)
             if len(captions) != len(figure_cells):
                 problems.append(
                     f"{len(captions)} figure captions shown for {len(figure_cells)} figures"
@@ -329,14 +341,8 @@ def test_run_all_shows_figures_and_numbers(lab: str, chapter: str) -> None:
             if off_line:
                 problems.append(f"{len(off_line)} numbers off their line, e.g. {off_line[:3]}")
             marks = page.evaluate(_UNRESOLVED, PROSE)
-            figure_labels = {
-                c.get("metadata", {}).get("mystnb", {}).get("figure", {}).get("name")
-                for c in figure_cells
-            }
             beyond = [  # what jupyterlab-myst could resolve, and did not
-                m
-                for m in marks
-                if not m["title"].lower().startswith("citation") and m["label"] not in figure_labels
+                m for m in marks if not m["title"].lower().startswith("citation")
             ]
             if beyond:
                 problems.append(f"{len(beyond)} unresolved references: {beyond[:5]}")
@@ -350,7 +356,7 @@ def test_run_all_shows_figures_and_numbers(lab: str, chapter: str) -> None:
                 )
             print(
                 f"{chapter}: {len(done)} cells, {images} images, {n_evals} numbers; "
-                f"{len(marks) - len(beyond)} citations and figure references unresolvable "
+                f"{len(marks) - len(beyond)} citations unresolvable "
                 f"in JupyterLab; screenshot {shot.relative_to(ROOT)}"
             )
             assert not problems, f"{chapter}:\n  " + "\n  ".join(problems)

@@ -514,7 +514,8 @@ def test_chapter_figures_have_captions(site: Path) -> None:
 
 def test_lab_captions_carry_the_site_figure_numbers(site: Path) -> None:
     """The caption cells JupyterLab shows under each figure (``tools/lab_captions.py``)
-    number the figures as the website does."""
+    number the figures as the website does: the chapter's front matter gives the prefix
+    and the first number (5b's figures continue chapter 5's), the cells count on."""
     import nbformat
 
     problems = []
@@ -525,11 +526,14 @@ def test_lab_captions_carry_the_site_figure_numbers(site: Path) -> None:
         found = re.findall(r'class="caption-number">([^<]*)<', html)
         site_numbers = [n.strip() for n in found if n.strip().startswith("Fig.")]
         nb = nbformat.read(ROOT / rel.replace(".html", ".ipynb"), as_version=4)
-        lab_numbers = [
-            re.match(r"\*\*(Fig\. [\d.]+)\*\*", c.source).group(1)
-            for c in nb.cells
-            if c.cell_type == "markdown" and "lab-caption" in c.metadata.get("tags", [])
-        ]
+        tagged = [c for c in nb.cells if c.cell_type == "markdown" and c.metadata.get("tags")]
+        front = [c.source for c in tagged if "lab-numbering" in c.metadata["tags"]]
+        n_captions = sum("lab-caption" in c.metadata["tags"] for c in tagged)
+        lab_numbers = []
+        if front:  # numbering: figure: enumerator N.%s, start k
+            prefix = re.search(r"figure:\s+enumerator: (\d+)\.%s", front[0]).group(1)
+            start = int(re.search(r"start: (\d+)", front[0]).group(1))
+            lab_numbers = [f"Fig. {prefix}.{start + i}" for i in range(n_captions)]
         if lab_numbers != site_numbers:
             problems.append(f"{rel}: site {site_numbers}, JupyterLab {lab_numbers}")
     assert not problems, "\n".join(problems)

@@ -10,6 +10,11 @@ cells again). The metadata stays the one source: ``--check`` fails when a captio
 missing, stale or orphaned, and ``tests/test_site.py`` checks the numbers against the
 built site.
 
+The same tool puts a first Markdown cell of front matter in each chapter (tagged
+``remove-cell`` and ``lab-numbering``): ``numbering: equation: enumerator: 3.%s``, which
+jupyterlab-myst reads from a notebook's first cell, so that its equations are numbered
+(3.1), (3.2) as on the website instead of (1), (2).
+
 Numbers follow the table of contents as Sphinx's ``numfig`` does with the book's
 settings: the numbered chapters count 1, 2, ...; a chapter's sections (``05b_table1``
 under ``05_ckcv``) share its number, and figures count on across them in order.
@@ -34,6 +39,7 @@ from typography import smarten  # the chapters' dashes and quotes
 
 ROOT = Path(__file__).resolve().parents[1]
 TAGS = ["remove-cell", "lab-caption"]
+FRONT_TAGS = ["remove-cell", "lab-numbering"]
 
 
 def chapter_numbers(toc_path: Path = ROOT / "_toc.yml") -> dict[str, int]:
@@ -51,7 +57,9 @@ def chapter_numbers(toc_path: Path = ROOT / "_toc.yml") -> dict[str, int]:
 
 
 def _is_caption_cell(cell) -> bool:
-    return cell.cell_type == "markdown" and "lab-caption" in cell.metadata.get("tags", [])
+    """A cell this tool writes (a caption, or the numbering front matter)."""
+    tags = cell.metadata.get("tags", [])
+    return cell.cell_type == "markdown" and ("lab-caption" in tags or "lab-numbering" in tags)
 
 
 def _figure(cell) -> dict | None:
@@ -77,6 +85,17 @@ def with_captions(notebooks: dict[str, object]) -> dict[str, list]:
         previous = {c.source: c.get("id") for c in nb.cells if _is_caption_cell(c)}
         chapter = numbers.get(page)
         cells = []
+        first = counters.get(chapter, 0) + 1 if chapter is not None else 1
+        if chapter is not None:
+            front = nbformat.v4.new_markdown_cell(
+                "---\nnumbering:\n"
+                f"  equation:\n    enumerator: {chapter}.%s\n"
+                f"  figure:\n    enumerator: {chapter}.%s\n    start: {first}\n---"
+            )
+            front.metadata["tags"] = list(FRONT_TAGS)
+            if previous.get(front.source):
+                front["id"] = previous[front.source]
+            cells.append(front)
         for cell in nb.cells:
             if _is_caption_cell(cell):
                 continue  # rebuilt right after its figure
@@ -84,12 +103,12 @@ def with_captions(notebooks: dict[str, object]) -> dict[str, list]:
             figure = _figure(cell)
             if figure is None:
                 continue
-            if chapter is None:
-                label = "Fig."
-            else:
+            if chapter is not None:
                 counters[chapter] = counters.get(chapter, 0) + 1
-                label = f"Fig. {chapter}.{counters[chapter]}"
-            caption = nbformat.v4.new_markdown_cell(f"**{label}** {smarten(figure['caption'])}")
+            label = f"\n:label: {figure['name']}" if figure.get("name") else ""
+            caption = nbformat.v4.new_markdown_cell(
+                f":::{{figure}}{label}\n\n{smarten(figure['caption'])}\n:::"
+            )
             caption.metadata["tags"] = list(TAGS)
             if previous.get(caption.source):
                 caption["id"] = previous[caption.source]  # small diffs
