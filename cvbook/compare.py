@@ -35,6 +35,7 @@ from .validation import (
     check_data,
     check_estimator_arg,
     check_finite_values,
+    check_float,
     check_halvings,
     check_int,
     check_n_jobs,
@@ -105,11 +106,7 @@ class ComparisonTest:
     def __post_init__(self) -> None:
         if self.null not in ("conditional", "expected"):
             raise ValueError(f"null must be 'conditional' or 'expected', got {self.null!r}")
-        p = self.p_value
-        if isinstance(p, (bool, np.bool_)) or not isinstance(p, (int, float, np.number)):
-            raise TypeError(f"p_value must be a real number, got {p!r}")
-        if not 0.0 <= p <= 1.0:  # NaN fails too
-            raise ValueError(f"p_value must be in [0, 1], got {p!r}")
+        check_float(self.p_value, "p_value", minimum=0.0, maximum=1.0)
 
     def rejects(self, alpha: float = 0.05) -> bool:
         """Whether the test rejects at level ``alpha``."""

@@ -55,6 +55,7 @@ from .validation import (
     check_estimator_arg,
     check_features,
     check_finite_values,
+    check_float,
     check_int,
     check_n_jobs,
     check_option,
@@ -146,13 +147,7 @@ class RiskInterval:
         if self.method not in INTERVAL_METHODS:
             raise ValueError(f"method must be one of {list(INTERVAL_METHODS)}, got {self.method!r}")
         for name in ("estimate", "lower", "upper"):
-            value = getattr(self, name)
-            if isinstance(value, (bool, np.bool_)) or not isinstance(
-                value, (int, float, np.number)
-            ):
-                raise TypeError(f"{name} must be a real number, got {value!r}")
-            if np.isnan(value):
-                raise ValueError(f"{name} must not be NaN")
+            check_float(getattr(self, name), name, allow_inf=True)
         if self.lower > self.upper:
             raise ValueError(f"lower must be <= upper, got [{self.lower}, {self.upper}]")
         check_alpha(self.alpha)
@@ -164,10 +159,7 @@ class RiskInterval:
 
     def covers(self, value: float) -> bool:
         """Whether ``lower <= value <= upper`` (``value`` a real number, not NaN)."""
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
-            raise TypeError(f"value must be a real number, got {value!r}")
-        if np.isnan(value):
-            raise ValueError("value must not be NaN: no interval covers it or misses it")
+        check_float(value, "value", allow_inf=True)
         return bool(self.lower <= value <= self.upper)
 
 

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from scipy import stats as _scipy_stats
 
-from .validation import check_finite, check_finite_values, check_float
+from .validation import check_finite, check_finite_values, check_float, check_int
 
 __all__ = ["Paired", "correlation_interval", "mean_se", "paired_difference", "paired_variance_test"]
 
@@ -40,20 +40,9 @@ class Paired:
     n: int
 
     def __post_init__(self) -> None:
-        for name in ("mean", "se"):
-            value = getattr(self, name)
-            if isinstance(value, (bool, np.bool_)) or not isinstance(
-                value, (int, float, np.number)
-            ):
-                raise TypeError(f"{name} must be a real number, got {value!r}")
-            if np.isnan(value):
-                raise ValueError(f"{name} must not be NaN")
-        if self.se < 0:
-            raise ValueError(f"se must be >= 0 (a standard error), got {self.se!r}")
-        if isinstance(self.n, (bool, np.bool_)) or not isinstance(self.n, (int, np.integer)):
-            raise TypeError(f"n must be an integer (the number of repetitions), got {self.n!r}")
-        if self.n < 1:
-            raise ValueError(f"n must be >= 1, got {self.n!r}")
+        check_float(self.mean, "mean", allow_inf=True)
+        check_float(self.se, "se", minimum=0.0, allow_inf=True)
+        check_int(self.n, "n", minimum=1)
 
     @property
     def z(self) -> float:
