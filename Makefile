@@ -75,8 +75,12 @@ unit: install  ## unit tests and doctests (on both cores)
 unit-fast: install  ## the unit tests without those marked slow (the inner loop)
 	$(PYTEST) $(UNIT_ARGS) -m "not slow"
 
+# tests/booktoc.py lists the chapters, the longest run first; --no-loadscope-reorder keeps
+# that order (pytest-xdist would order them by their number of cells), so that the two
+# cores end on short chapters.
 nbval: install  ## strict nbval: re-execution reproduces the committed outputs
-	$(call timed,nbval,$(PYTEST) $(call xdist,loadfile) $(NBVAL_FLAGS) $$($(BIN)/python tests/booktoc.py))
+	$(call timed,nbval,$(PYTEST) $(call xdist,loadfile) $(if $(filter 1,$(WORKERS)),,--no-loadscope-reorder) \
+	    $(NBVAL_FLAGS) $$($(BIN)/python tests/booktoc.py))
 
 # The unit tests in a second, cached environment pinned to the declared minimum versions
 # (constraints-min.txt): proves the floors in pyproject.toml. Built once (stamp file).
@@ -96,8 +100,9 @@ unit-min: $(STAMP_MIN)  ## unit tests and doctests at the minimum versions (cach
 	$(call timed,unit-min,$(VENV_MIN)/bin/python -m pytest -p no:cacheprovider -q $(call xdist,load) $(UNIT_ARGS) \
 	    --ignore=tests/booktoc.py --ignore=tests/test_book.py --ignore=tests/test_environment.py)
 
-# Two pytest processes, each on half of the chapters (CVBOOK_PAPERMILL_SHARD), so that a
-# chapter's runs stay in one process; WORKERS=1 runs them all in one.
+# Two pytest processes, each on chapters of about half the measured cost
+# (CVBOOK_PAPERMILL_SHARD), so that a chapter's runs stay in one process; WORKERS=1 runs
+# them all in one.
 papermill: install  ## every chapter re-run by papermill: parameters, bad values, other seeds
 	$(call timed,papermill,$(MAKE) --no-print-directory -j$(WORKERS) \
 	    $(foreach k,$(shell seq 0 $$(( $(WORKERS) - 1 ))),papermill-shard-$(k)))
@@ -135,8 +140,11 @@ mathjax: $(MATHJAX_STATIC)  ## bundle MathJax 3 into the site (npm registry, onc
 
 # CVBOOK_REQUIRE_SITE=1: a missing site, browser or MathJax copy fails the test (plain pytest
 # skips). Screenshots of every chapter go to _build/screenshots/.
-browser: install chromium mathjax  ## the built site and a chapter in JupyterLab, in headless Chromium
-	$(call timed,browser,CVBOOK_REQUIRE_SITE=1 $(PYTEST) tests/test_site.py tests/test_lab.py)
+# The site's pages are checked on both cores; the JupyterLab chapters one after the other
+# (each Run All keeps a kernel busy).
+browser: install chromium mathjax  ## the built site and chapters in JupyterLab, in headless Chromium
+	$(call timed,browser,CVBOOK_REQUIRE_SITE=1 $(PYTEST) $(call xdist,load) tests/test_site.py && \
+	    CVBOOK_REQUIRE_SITE=1 $(PYTEST) tests/test_lab.py)
 
 # A chapter re-run by papermill, as a page: `make page NB=/tmp/ch2.ipynb` builds a one-chapter
 # site (the chapter, executed again with the parameters papermill injected, so every number,

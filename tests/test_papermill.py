@@ -50,7 +50,7 @@ from pathlib import Path
 import nbformat
 import papermill as pm
 import pytest
-from booktoc import chapter_notebooks
+from booktoc import balanced_shards, chapter_notebooks, heaviest_first
 from IPython.core.inputtransformer2 import TransformerManager
 from nbclient import NotebookClient
 from papermill.parameterize import parameterize_notebook
@@ -59,9 +59,9 @@ NOTEBOOKS = chapter_notebooks()
 
 
 def _shard(notebooks: list[Path]) -> list[Path]:
-    """The chapters this process tests: ``CVBOOK_PAPERMILL_SHARD=k/n`` takes every n-th
-    chapter from the k-th, counted from the last (heaviest) chapter, so that ``n``
-    processes (``make papermill`` runs two) get about equal work. Unset: every chapter.
+    """The chapters this process tests: ``CVBOOK_PAPERMILL_SHARD=k/n`` takes the k-th of
+    ``n`` lists of about equal measured cost (:func:`booktoc.balanced_shards`), so that
+    ``n`` processes (``make papermill`` runs two) finish together. Unset: every chapter.
 
     pytest-xdist's ``--dist loadgroup`` would keep a chapter's tests on one worker, but
     with pytest 9 it no longer does (the group suffix it writes into ``item._nodeid`` is
@@ -69,7 +69,7 @@ def _shard(notebooks: list[Path]) -> list[Path]:
     """
     spec = os.environ.get("CVBOOK_PAPERMILL_SHARD", "")
     if not spec:
-        return notebooks[::-1]
+        return heaviest_first(notebooks, "papermill")
     try:
         k, n = (int(part) for part in spec.split("/"))
         if not 0 <= k < n:
@@ -78,10 +78,10 @@ def _shard(notebooks: list[Path]) -> list[Path]:
         raise pytest.UsageError(
             f"CVBOOK_PAPERMILL_SHARD must be k/n with 0 <= k < n, got {spec!r}"
         ) from None
-    return notebooks[::-1][k::n]
+    return balanced_shards(notebooks, "papermill", n)[k]
 
 
-#: The chapters this process runs, the later (heavier) ones first.
+#: The chapters this process runs, the heavier ones first.
 ORDER = _shard(NOTEBOOKS)
 MARKER = "CVBOOK-PUBLISHED "
 REPORT_CELL = (
