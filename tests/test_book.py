@@ -76,7 +76,7 @@ def test_chapters_use_no_glue_and_carry_no_execution_metadata():
 
 import numpy as np  # noqa: E402
 
-from cvbook import book  # noqa: E402
+from cvbook import book, stored_values  # noqa: E402
 from cvbook.book import (  # noqa: E402
     ParameterError,
     ParameterTypeError,
@@ -269,15 +269,45 @@ def test_chapter_carries_the_values_of_its_numbers(nb_path):
     """Every {eval} of a committed chapter has its value stored in the cell metadata
     (``user_expressions``, read by jupyterlab-myst), so a downloaded notebook shows its
     numbers before any kernel runs (python tools/store_values.py chapters/NN.ipynb)."""
-    gaps = _tool("store_values").missing(json.loads(nb_path.read_text(encoding="utf-8")))
+    gaps = stored_values.missing(json.loads(nb_path.read_text(encoding="utf-8")))
     if nb_path.stem in VALUES_PENDING:
         assert gaps, f"{nb_path.name} has its values now: remove it from VALUES_PENDING"
     else:
         assert not gaps, f"{nb_path.name}: {len(gaps)} numbers without a value: {gaps[:5]}"
 
 
+def test_store_values_stores_what_the_kernel_computed(tmp_path):
+    """A code cell, then prose with a number and an expression that fails: the value is
+    stored as the kernel gives it, the failure is stored with its error and reported,
+    and a Markdown cell without a role loses a stale entry."""
+    stale = [{"expression": "y", "result": {"status": "ok", "data": {"text/plain": "9"}}}]
+    nb = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_code_cell("x = 6 * 7"),
+            nbformat.v4.new_markdown_cell("The answer is {eval}`x`, not {eval}`nope`."),
+            nbformat.v4.new_markdown_cell("No number here.", metadata={"user_expressions": stale}),
+        ]
+    )
+    failed = stored_values.store_values(nb, cwd=tmp_path, timeout=60)
+    assert failed == ["cell 1: nope: NameError: name 'nope' is not defined"]
+    entries = nb.cells[1].metadata["user_expressions"]
+    assert entries[0] == {
+        "expression": "x",
+        "result": {"status": "ok", "data": {"text/plain": "42"}, "metadata": {}},
+    }
+    assert entries[1]["result"]["status"] == "error"
+    assert "user_expressions" not in nb.cells[2].metadata
+    assert nb.cells[0].outputs == []  # an assignment shows nothing
+
+
+def test_papermill_finds_the_cvbook_engine():
+    from papermill.engines import papermill_engines
+
+    assert papermill_engines.get_engine("cvbook") is stored_values.PapermillEngine
+
+
 def test_store_values_reads_the_roles_of_a_markdown_cell():
-    tool = _tool("store_values")
+    tool = stored_values
     cell = {"cell_type": "markdown", "source": ["a {eval}`N.x` and ", "{eval}`N.y`, {eval}`N.x`"]}
     assert tool.expressions(cell) == ["N.x", "N.y"]
     cell["metadata"] = {

@@ -148,23 +148,38 @@ def _as_papermill_loads(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
 # --------------------------------------------------------------------------- three ways to run
 
 
-def _papermill(nb_path: Path, params_json: str, out_dir: str) -> dict[str, str]:
-    """Run one notebook with papermill in a fresh kernel; return what it published."""
+def stored_values(nb: nbformat.NotebookNode) -> dict[str, tuple[str, str | None]]:
+    """Expression -> (status, text) of every value stored in the Markdown cells."""
+    out = {}
+    for cell in nb.cells:
+        for entry in cell.get("metadata", {}).get("user_expressions", []):
+            result = entry.get("result", {})
+            text = result.get("data", {}).get("text/plain", result.get("evalue"))
+            out[entry["expression"]] = (result.get("status"), text)
+    return out
+
+
+def _papermill(nb_path: Path, params_json: str, out_dir: str):
+    """Run one notebook with papermill (engine ``cvbook``) in a fresh kernel; return what
+    it published and the values stored in its Markdown cells."""
     digest = hashlib.sha1(params_json.encode()).hexdigest()[:12]
     out = Path(out_dir) / f"{nb_path.stem}-{digest}.ipynb"
     source = Path(out_dir) / "src" / f"{digest}-{nb_path.name}"
     source.parent.mkdir(exist_ok=True)
     nbformat.write(_with_report(nb_path), source)
     _execute(source, out, params_json, nb_path.parent)
-    return published_values(nbformat.read(out, as_version=4))
+    nb = nbformat.read(out, as_version=4)
+    return published_values(nb), stored_values(nb)
 
 
 def _execute(source: Path, out: Path, params_json: str, cwd: Path) -> None:
-    """``papermill.execute_notebook`` quietly, with the parameters given as JSON."""
+    """``papermill --engine cvbook`` quietly, with the parameters given as JSON: papermill's
+    own engine, which also stores the prose's numbers (``cvbook.stored_values``)."""
     pm.execute_notebook(
         str(source),
         str(out),
         parameters=json.loads(params_json),
+        engine_name="cvbook",
         cwd=str(cwd),
         progress_bar=False,
         log_output=False,
@@ -298,7 +313,10 @@ def chapter_runs(request, tmp_path_factory):
             out_dir = str(tmp_path_factory.mktemp(f"papermill-{nb_path.stem}"))
             results: dict = {}
             for params in sorted(fresh):
-                results["papermill", params] = _guarded(_papermill, nb_path, params, out_dir)
+                run = _guarded(_papermill, nb_path, params, out_dir)
+                failed = isinstance(run, Exception)
+                results["papermill", params] = run if failed else run[0]
+                results["stored", params] = run if failed else run[1]
             if shared:
                 # the smoke run last: it must publish what the papermill smoke run did
                 smoke = _key(_smoke(nb_path))
@@ -547,3 +565,29 @@ def test_smoke_run_finishes_under_a_fresh_seed(nb_path: Path, fresh_seed: int, c
     smoke = _smoke(nb_path)
     result = _get(chapter_runs(nb_path), "papermill", nb_path, {**smoke, "seed": fresh_seed})
     assert result, f"{nb_path.name}: the run under seed={fresh_seed} published nothing"
+
+
+@pytest.mark.parametrize("nb_path, fresh_seed", list(_seed_cases()))
+def test_papermill_output_shows_its_own_numbers(nb_path: Path, fresh_seed: int, chapter_runs):
+    """``papermill --engine cvbook`` leaves in the output's Markdown cells the numbers of
+    that run (what JupyterLab shows before any kernel runs), every one of them: under a
+    fresh seed each expression ``N.name`` equals what the run published, and the values
+    differ from the committed notebook's (which papermill's default engine leaves)."""
+    params = {**_smoke(nb_path), "seed": fresh_seed}
+    runs = chapter_runs(nb_path)
+    published = _get(runs, "papermill", nb_path, params)
+    stored = _get(runs, "stored", nb_path, params)
+    committed = stored_values(nbformat.read(nb_path, as_version=4))
+    assert stored.keys() == committed.keys(), (
+        f"{nb_path.name}: values stored for {sorted(set(stored) ^ set(committed))} "
+        "in one notebook only"
+    )
+    failed = {expr: text for expr, (status, text) in stored.items() if status != "ok"}
+    assert not failed, f"{nb_path.name}: expressions without a value: {failed}"
+    wrong = {
+        expr: (text, published[expr[2:]])
+        for expr, (_, text) in stored.items()
+        if expr.startswith("N.") and expr[2:] in published and text != published[expr[2:]]
+    }
+    assert not wrong, f"{nb_path.name}: stored value != published value: {wrong}"
+    assert stored != committed, f"{nb_path.name}: the output shows the committed run's numbers"
