@@ -34,6 +34,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from cvbook.validation import check_float
+
 __all__ = ["KEY", "PapermillEngine", "expressions", "missing", "store_values"]
 
 #: The cell metadata key jupyterlab-myst reads.
@@ -54,7 +56,8 @@ def expressions(cell: dict) -> list[str]:
     """
     if cell.get("cell_type") != "markdown":
         return []
-    source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+    source = cell.get("source", "")
+    source = "".join(source) if isinstance(source, list) else source
     return list(dict.fromkeys(EVAL_ROLE.findall(source)))
 
 
@@ -132,6 +135,13 @@ def store_values(nb: Any, *, cwd: str | Path, timeout: float = 600) -> list[str]
         The expressions that failed, ``cell i: expr: error: message``; empty when every
         value was stored.
 
+    Raises
+    ------
+    TypeError
+        ``nb`` is not a notebook (read it with ``nbformat.read(path, as_version=4)``).
+    ValueError
+        ``cwd`` is not an existing folder, or ``timeout`` is not a positive number.
+
     Examples
     --------
     >>> import nbformat
@@ -144,6 +154,14 @@ def store_values(nb: Any, *, cwd: str | Path, timeout: float = 600) -> list[str]
     >>> nb.cells[1].metadata["user_expressions"][0]["result"]["data"]  # doctest: +SKIP
     {'text/plain': '42'}
     """
+    if not isinstance(nb, dict) or not isinstance(getattr(nb, "cells", None), list):
+        raise TypeError(
+            "nb must be a notebook as nbformat reads it (nbformat.read(path, as_version=4)), "
+            f"got {type(nb).__name__}"
+        )
+    if not isinstance(cwd, (str, Path)) or not Path(cwd).is_dir():
+        raise ValueError(f"cwd must be an existing folder, got {cwd!r}")
+    timeout = check_float(timeout, "timeout", minimum=0, exclusive=True)
     from nbclient import NotebookClient
     from nbclient.util import run_sync
 

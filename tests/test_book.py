@@ -300,6 +300,22 @@ def test_store_values_stores_what_the_kernel_computed(tmp_path):
     assert nb.cells[0].outputs == []  # an assignment shows nothing
 
 
+@pytest.mark.parametrize(
+    "kwargs, error, words",
+    [
+        ({"nb": {"cells": []}}, TypeError, "nb must be a notebook"),
+        ({"nb": "chapters/01_risk_and_test_error.ipynb"}, TypeError, "nb must be a notebook"),
+        ({"cwd": "/no/such/folder"}, ValueError, "cwd must be an existing folder"),
+        ({"timeout": 0}, ValueError, "timeout"),
+        ({"timeout": "60"}, TypeError, "timeout"),
+    ],
+)
+def test_store_values_names_a_bad_argument(tmp_path, kwargs, error, words):
+    args = {"nb": nbformat.v4.new_notebook(), "cwd": tmp_path, "timeout": 60, **kwargs}
+    with pytest.raises(error, match=words):
+        stored_values.store_values(args.pop("nb"), **args)
+
+
 def test_papermill_finds_the_cvbook_engine():
     from papermill.engines import papermill_engines
 
