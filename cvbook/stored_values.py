@@ -144,8 +144,8 @@ def store_values(nb: Any, *, cwd: str | Path, timeout: float = 600) -> list[str]
 
     Examples
     --------
-    >>> import nbformat
-    >>> nb = nbformat.v4.new_notebook(cells=[
+    >>> import nbformat  # doctest: +SKIP
+    >>> nb = nbformat.v4.new_notebook(cells=[  # doctest: +SKIP
     ...     nbformat.v4.new_code_cell("x = 6 * 7"),
     ...     nbformat.v4.new_markdown_cell("The answer is {eval}`x`."),
     ... ])
