@@ -79,8 +79,8 @@ unit-fast: install  ## the unit tests without those marked slow (the inner loop)
 # that order (pytest-xdist would order them by their number of cells), so that the two
 # cores end on short chapters.
 nbval: install  ## strict nbval: re-execution reproduces the committed outputs
-	$(call timed,nbval,$(PYTEST) $(call xdist,loadfile) $(if $(filter 1,$(WORKERS)),,--no-loadscope-reorder) \
-	    $(NBVAL_FLAGS) $$($(BIN)/python tests/booktoc.py))
+	$(call timed,nbval,$(PYTEST) $(call xdist,loadfile) --no-loadscope-reorder $(NBVAL_FLAGS) \
+	    $$($(BIN)/python tests/booktoc.py))
 
 # The unit tests in a second, cached environment pinned to the declared minimum versions
 # (constraints-min.txt): proves the floors in pyproject.toml. Built once (stamp file).

@@ -34,7 +34,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from cvbook.validation import check_float
+from .validation import check_float
 
 __all__ = ["KEY", "PapermillEngine", "expressions", "missing", "store_values"]
 

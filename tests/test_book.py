@@ -323,15 +323,14 @@ def test_papermill_finds_the_cvbook_engine():
 
 
 def test_store_values_reads_the_roles_of_a_markdown_cell():
-    tool = stored_values
     cell = {"cell_type": "markdown", "source": ["a {eval}`N.x` and ", "{eval}`N.y`, {eval}`N.x`"]}
-    assert tool.expressions(cell) == ["N.x", "N.y"]
+    assert stored_values.expressions(cell) == ["N.x", "N.y"]
     cell["metadata"] = {
         "user_expressions": [
             {"expression": "N.x", "result": {"status": "ok", "data": {"text/plain": "1"}}}
         ]
     }
-    assert tool.missing({"cells": [cell]}) == ["cell 0: N.y"]
+    assert stored_values.missing({"cells": [cell]}) == ["cell 0: N.y"]
 
 
 def test_annotate_parameters_gives_every_literal_a_type(tmp_path):

@@ -50,6 +50,8 @@ from pathlib import Path
 
 import pytest
 
+from cvbook.stored_values import EVAL_ROLE
+
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = os.environ.get(
     "CVBOOK_LAB_CHAPTERS", "01_risk_and_test_error,05_ckcv,07_intervals"
@@ -76,7 +78,6 @@ PROSE = ".jp-MarkdownCell .lm-Widget.myst, .jp-MarkdownOutput"
 #: (``tools/typography.py``). A listed check that passes fails too: the list only shrinks.
 LAB_PENDING: dict[str, set[str]] = {}
 RAW_ROLE = re.compile(r"\{(eval|glue|numref|cite|ref|eq|py:[a-z]+)[:}]|(^|\n)\s*:::")
-EVAL_ROLE = re.compile(r"\{eval\}`([^`]+)`")
 
 
 def _unavailable(reason: str):

@@ -148,7 +148,7 @@ def _as_papermill_loads(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
 # --------------------------------------------------------------------------- three ways to run
 
 
-def stored_values(nb: nbformat.NotebookNode) -> dict[str, tuple[str, str | None]]:
+def stored_numbers(nb: nbformat.NotebookNode) -> dict[str, tuple[str, str | None]]:
     """Expression -> (status, text) of every value stored in the Markdown cells."""
     out = {}
     for cell in nb.cells:
@@ -169,7 +169,7 @@ def _papermill(nb_path: Path, params_json: str, out_dir: str):
     nbformat.write(_with_report(nb_path), source)
     _execute(source, out, params_json, nb_path.parent)
     nb = nbformat.read(out, as_version=4)
-    return published_values(nb), stored_values(nb)
+    return published_values(nb), stored_numbers(nb)
 
 
 def _execute(source: Path, out: Path, params_json: str, cwd: Path) -> None:
@@ -577,7 +577,7 @@ def test_papermill_output_shows_its_own_numbers(nb_path: Path, fresh_seed: int, 
     runs = chapter_runs(nb_path)
     published = _get(runs, "papermill", nb_path, params)
     stored = _get(runs, "stored", nb_path, params)
-    committed = stored_values(nbformat.read(nb_path, as_version=4))
+    committed = stored_numbers(nbformat.read(nb_path, as_version=4))
     assert stored.keys() == committed.keys(), (
         f"{nb_path.name}: values stored for {sorted(set(stored) ^ set(committed))} "
         "in one notebook only"
