@@ -694,12 +694,13 @@ def test_cp_upper_lies_in_the_rate_to_one_range_at_any_delta(kn, log_delta):
 @given(counts, log_deltas, log_deltas)
 @settings(max_examples=200, deadline=None)
 def test_cp_upper_is_monotone_in_delta_at_any_delta(kn, a, b):
-    """Monotone up to the last bits: scipy's beta.isf (at the minimum version) can step
-    back by one ulp between adjacent deltas (k=0, n=256, delta = 0.5 and the float below)."""
+    """Monotone to the bound's precision, 1e-12 relative: scipy's beta.isf (at the minimum
+    version) steps back by a few ulp between adjacent deltas (1 ulp at k=0, n=256,
+    delta = 0.5; 5 ulp at k=863, n=1333, delta = 0.3)."""
     k, n = kn
     lo, hi = sorted((math.exp(a), math.exp(b)))
     upper_hi = clopper_pearson_upper(k, n, hi)
-    assert clopper_pearson_upper(k, n, lo) >= upper_hi - 4 * math.ulp(upper_hi)
+    assert clopper_pearson_upper(k, n, lo) >= upper_hi * (1 - 1e-12)
 
 
 @given(st.integers(1, 2000), log_deltas, st.data())
