@@ -163,22 +163,15 @@ def store_values(nb: Any, *, cwd: str | Path, timeout: float = 600) -> list[str]
         raise ValueError(f"cwd must be an existing folder, got {cwd!r}")
     timeout = check_float(timeout, "timeout", minimum=0, exclusive=True)
     from nbclient import NotebookClient
-    from nbclient.util import run_sync
 
-    client = NotebookClient(
+    client = _storing(NotebookClient)(
         nb,
         timeout=timeout,
         kernel_name=nb.metadata.get("kernelspec", {}).get("name", "python3"),
         resources={"metadata": {"path": str(cwd)}},
     )
-    failed: list[str] = []
-    with client.setup_kernel():
-        for index, cell in enumerate(nb.cells):
-            if cell.cell_type == "code":
-                client.execute_cell(cell, index)
-            else:
-                failed += run_sync(_store_cell)(client.kc, cell, index, timeout)
-    return failed
+    client.execute()
+    return client.failures
 
 
 class PapermillEngine:
@@ -228,20 +221,8 @@ def _nbclient_engine() -> type:
     "Extending papermill" documentation), and ``PapermillNotebookClient``, the
     ``nbclient.NotebookClient`` it runs it with.
     """
-    from nbclient.util import run_sync
     from papermill.clientwrap import PapermillNotebookClient
     from papermill.engines import NBClientEngine
-
-    class StoringClient(PapermillNotebookClient):
-        async def async_execute_cell(self, cell, cell_index, *args, **kwargs):
-            if cell.cell_type != "markdown":
-                return await super().async_execute_cell(cell, cell_index, *args, **kwargs)
-            for line in await _store_cell(self.kc, cell, cell_index, self.timeout):
-                _LOG.warning("cvbook engine: no value for %s", line)
-            return cell
-
-        # nbclient binds its synchronous execute_cell to its own async_execute_cell
-        execute_cell = run_sync(async_execute_cell)
 
     class StoringEngine(NBClientEngine):
         @classmethod
@@ -260,7 +241,7 @@ def _nbclient_engine() -> type:
             given_timeout = kwargs.pop("timeout", None)
             kwargs.pop("startup_timeout", None)
             kwargs.pop("input_path", None)
-            client = StoringClient(
+            client = _storing(PapermillNotebookClient)(
                 nb_man,
                 timeout=execution_timeout or given_timeout,
                 startup_timeout=start_timeout,
@@ -271,6 +252,35 @@ def _nbclient_engine() -> type:
                 stderr_file=stderr_file,
                 **kwargs,
             )
-            return client.execute()
+            try:
+                return client.execute()
+            finally:
+                for line in client.failures:
+                    _LOG.warning("cvbook engine: no value for %s", line)
 
     return StoringEngine
+
+
+@functools.cache
+def _storing(client_class: type) -> type:
+    """``client_class`` (``nbclient.NotebookClient`` or a subclass) whose run, on reaching
+    a Markdown cell, stores the values of its expressions; its ``failures`` lists those
+    that failed (``cell i: expr: error: message``). One mechanism for both routes:
+    :func:`store_values` and the papermill engine."""
+    from nbclient.util import run_sync
+
+    class StoringClient(client_class):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.failures: list[str] = []
+
+        async def async_execute_cell(self, cell, cell_index, *args, **kwargs):
+            if cell.cell_type != "markdown":
+                return await super().async_execute_cell(cell, cell_index, *args, **kwargs)
+            self.failures += await _store_cell(self.kc, cell, cell_index, self.timeout)
+            return cell
+
+        # nbclient binds its synchronous execute_cell to its own async_execute_cell
+        execute_cell = run_sync(async_execute_cell)
+
+    return StoringClient

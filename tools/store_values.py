@@ -1,16 +1,15 @@
 """Execute a chapter and store the value of every ``{eval}`` number in its Markdown cells.
 
 The command line of :func:`cvbook.stored_values.store_values` (see that module for what
-is stored and why): the notebook runs top to bottom in one kernel, and each Markdown
-cell's expressions are evaluated when the run reaches that cell. With ``-p`` it first
-injects parameters exactly as papermill does (papermill's own ``parameterize_notebook``),
-so a re-run with new parameters carries its new numbers; ``papermill --engine cvbook``
-does the same from papermill.
+is stored and why), used to commit a chapter: the notebook runs top to bottom in one
+kernel, and each Markdown cell's expressions are evaluated when the run reaches that
+cell. A re-run with new parameters is ``papermill --engine cvbook`` (the same storing,
+with papermill's parameters).
 
 Usage::
 
     python tools/store_values.py chapters/02_holdout.ipynb             # in place
-    python tools/store_values.py chapters/02_holdout.ipynb -o /tmp/ch2.ipynb -p seed 7 -p m 300
+    python tools/store_values.py chapters/02_holdout.ipynb -o /tmp/ch2.ipynb
     python tools/store_values.py --check chapters/*.ipynb   # every {eval} has a stored value
 
 Then strip the volatile metadata (``python tools/strip_notebooks.py``) before a commit.
@@ -26,20 +25,10 @@ from pathlib import Path
 from cvbook.stored_values import expressions, missing, store_values
 
 
-def _parse_value(text: str):
-    """A ``-p`` value as papermill's CLI reads it (YAML: ``3`` -> 3, ``[1, 2]`` -> list)."""
-    import yaml
-
-    return yaml.safe_load(text)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("paths", nargs="+", type=Path)
     parser.add_argument("-o", "--output", type=Path, help="write here (one input only)")
-    parser.add_argument(
-        "-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE")
-    )
     parser.add_argument("--check", action="store_true", help="report, do not execute")
     parser.add_argument("--timeout", type=float, default=600)
     args = parser.parse_args(argv)
@@ -56,11 +45,6 @@ def main(argv: list[str] | None = None) -> int:
         import nbformat
 
         nb = nbformat.read(path, as_version=4)
-        if args.parameter:
-            from papermill.parameterize import parameterize_notebook
-
-            params = {name: _parse_value(value) for name, value in args.parameter}
-            nb = parameterize_notebook(nb, params)
         failed = store_values(nb, cwd=path.resolve().parent, timeout=args.timeout)
         out = args.output or path
         nbformat.write(nb, out)
