@@ -29,6 +29,7 @@ def _tool():
 
 pm = _tool()
 CHAPTERS = pm.read_chapters(ROOT)  # titles read once (the notebooks are large)
+NEXT = str(max(int(pm.chapter_key(c.label)[0]) for c in CHAPTERS) + 1)  # a chapter to add
 
 
 @pytest.fixture
@@ -64,16 +65,16 @@ def test_new_modules_need_only_their_docstrings(repo, capsys):
     (repo / "cvbook" / "records.py").write_text(
         '"""Records on disk, one format for every run (floor 1 of the package plan)."""\n'
     )
-    (repo / "cvbook" / "pairs.py").write_text('"""A test for two learners (chapter 10)."""\n')
+    (repo / "cvbook" / "pairs.py").write_text(f'"""A test for two learners (chapter {NEXT})."""')
     (repo / "cvbook" / "studies" / "pairs.py").write_text(
-        '"""Chapter 10\'s study: does the test hold its level?"""\n'
+        f'"""Chapter {NEXT}\'s study: does the test hold its level?"""\n'
     )
+    last = CHAPTERS[-1].file
     toc = _text(repo, "_toc.yml").replace(
-        "      - file: chapters/09_bootstrap\n",
-        "      - file: chapters/09_bootstrap\n      - file: chapters/10_pairs\n",
+        f"      - file: {last}\n", f"      - file: {last}\n      - file: chapters/{NEXT}_pairs\n"
     )
     (repo / "_toc.yml").write_text(toc)
-    _notebook(repo / "chapters" / "10_pairs.ipynb", "Is learner A better than B?")
+    _notebook(repo / "chapters" / f"{NEXT}_pairs.ipynb", "Is learner A better than B?")
 
     assert pm.main(["--check", "--root", str(repo)]) == 1
     stale = capsys.readouterr().out
@@ -88,12 +89,14 @@ def test_new_modules_need_only_their_docstrings(repo, capsys):
     assert ":mod:`cvbook.studies.pairs`" in _text(repo, "cvbook/studies/__init__.py")
     api = _text(repo, "api/index.md")
     assert ".. automodule:: cvbook.pairs\n" in api and "(api-cvbook-studies-pairs)=" in api
-    row = next(line for line in _text(repo, "intro.md").splitlines() if "10_pairs" in line)
+    intro = _text(repo, "intro.md").splitlines()
+    row = next(line for line in intro if f"{NEXT}_pairs" in line)
     assert row == (
-        "| {doc}`10 <chapters/10_pairs>` | Is learner A better than B? | `pairs`, `studies.pairs` |"
+        f"| {{doc}}`{NEXT} <chapters/{NEXT}_pairs>` | Is learner A better than B? | "
+        "`pairs`, `studies.pairs` |"
     )
     for place in ("README.md", "CONTRIBUTING.md"):
-        assert "`records`" in _text(repo, place) and "`pairs` (10)" in _text(repo, place)
+        assert "`records`" in _text(repo, place) and f"`pairs` ({NEXT})" in _text(repo, place)
 
 
 def test_the_check_fails_on_a_hand_edit(repo, capsys):
@@ -125,6 +128,17 @@ def test_a_floor_stated_against_the_foundations_table_is_refused(repo, capsys):
     path.write_text(text[:first].rstrip('"') + " (floor 1 of the package plan)" + text[first:])
     assert pm.main(["--root", str(repo)]) == 1
     assert "cvbook.stats: its docstring says floor 1" in capsys.readouterr().err
+
+
+def test_two_chapters_with_one_number_are_refused(repo):
+    first = CHAPTERS[0].file
+    toc = _text(repo, "_toc.yml").replace(
+        f"      - file: {first}\n", f"      - file: {first}\n      - file: {first}_again\n"
+    )
+    (repo / "_toc.yml").write_text(toc)
+    _notebook(repo / f"{first}_again.ipynb", "Again")
+    with pytest.raises(pm.MapError, match="are both chapter 1"):
+        pm.render_all(repo)
 
 
 def test_markers_must_be_there(repo):

@@ -269,7 +269,11 @@ def read_chapters(root: Path = ROOT) -> list[Chapter]:
         ]
         if not titles:
             raise MapError(f"{file}.ipynb: no title (a Markdown line '# Title')")
-        out.append(Chapter(file, f"{int(match.group(1))}{match.group(2)}", titles[0]))
+        label = f"{int(match.group(1))}{match.group(2)}"
+        twin = [c.file for c in out if c.label == label]
+        if twin:
+            raise MapError(f"_toc.yml: {twin[0]} and {file} are both chapter {label}")
+        out.append(Chapter(file, label, titles[0]))
     return out
 
 
