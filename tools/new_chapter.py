@@ -93,9 +93,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_{slug}_is_tested():
     pytest.fail(
-        "TODO: write the tests of {module}: what each public function returns on a case "
-        "worked by hand, a bad argument refused with a message naming it, and the "
-        "hostile cases of tests/test_hostile_api.py and tests/test_hostile_studies.py"
+        "TODO: write the tests of {module}: "
+        "what each public function returns on a case worked by hand, a bad argument "
+        "refused with a message naming it, and the hostile cases of "
+        "tests/test_hostile_api.py and tests/test_hostile_studies.py"
     )
 '''
 
