@@ -6,8 +6,11 @@ that a module or a chapter can be added there and the tool seen to pick it up.
 
 from __future__ import annotations
 
+import ast
 import importlib.util
+import io
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -170,3 +173,24 @@ def test_floors_follow_the_path_the_table_and_the_docstring():
     assert pm.floor_of("cvbook.datasets.raetsch", "") == 2  # its package's floor
     assert pm.floor_of("cvbook.claims", "Claims: every comparison") == 1
     assert pm.floor_of("cvbook.anything_new", "A method.") == 3
+
+
+@pytest.mark.parametrize("place", ["cvbook/__init__.py", "cvbook/studies/__init__.py"])
+def test_the_docstring_tables_are_valid_restructuredtext(place):
+    """Each table parses, one row per module, without a docutils warning."""
+    docutils_core = pytest.importorskip("docutils.core")
+    doc = ast.get_docstring(ast.parse((ROOT / place).read_text(encoding="utf-8")))
+    doc = re.sub(r":mod:`([^`]*)`", r"``\1``   ", doc)  # Sphinx's role, same width
+    warnings = io.StringIO()
+    tree = docutils_core.publish_doctree(
+        doc, settings_overrides={"warning_stream": warnings, "report_level": 1}
+    )
+    assert warnings.getvalue() == ""
+    rows = [n for n in tree.findall() if n.tagname == "row"]
+    modules = pm.read_modules(ROOT)
+    expected = (
+        [m for m in modules if m.floor > 0]
+        if place == "cvbook/__init__.py"
+        else [m for m in modules if m.floor == 4 and not m.is_package]
+    )
+    assert len(rows) == len(expected) + 1  # and the header

@@ -395,7 +395,7 @@ def render_api(modules: list[Module]) -> list[str]:
         for m in (m for m in shown if m.floor == floor):
             anchor = "api-" + m.name.replace(".", "-")
             lines += [f"({anchor})=", f"### `{m.name}`", ""]
-            lines += [*textwrap.wrap(f"*{_used_in(m)}*", 92), ""]
+            lines += [f"*{_used_in(m)}*", ""]  # one line: a wrapped "- " would start a list
             lines += ["```{eval-rst}", f".. automodule:: {m.name}"]
             lines += [] if m.is_package else ["   :members:"]
             lines += ["```", ""]
@@ -411,7 +411,8 @@ def render_intro(modules: list[Module], chapters: list[Chapter]) -> list[str]:
             for m in _order(modules)
             if c.label in m.chapters and 2 <= m.floor <= 4 and not m.private
         ]
-        lines.append(f"| {{doc}}`{c.label} <{c.file}>` | {c.title} | {', '.join(names)} |")
+        title = c.title.replace("|", "\\|")
+        lines.append(f"| {{doc}}`{c.label} <{c.file}>` | {title} | {', '.join(names)} |")
     return lines
 
 
