@@ -115,14 +115,14 @@ class Claim:
     def test(self) -> str:
         """What the claim asks, in words (``> 0 at z = 4``, ``within ±0.02``, ``covers 0.95``)."""
         rule = f" at z = {format_number(self.z_rule, 'g')}" if self.z_rule is not None else ""
-        v = format_number(self.value, "g")
+        v = format_number(self.value, ".3g")
         if self.kind == "greater":
             return f"> {v}{rule}"
         if self.kind == "less":
             return f"< {v}{rule}"
         if self.kind == "within":
             around = "" if self.value == 0 else f" of {v}"
-            return f"within ±{format_number(self.margin, 'g')}{around}{rule}"
+            return f"within ±{format_number(self.margin, '.3g')}{around}{rule}"
         return f"{self.kind} {v}"
 
     def numbers(self, digits: int = 3) -> str:
