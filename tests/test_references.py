@@ -48,3 +48,19 @@ def test_every_cited_key_is_in_the_bibliography() -> None:
     known = set(re.findall(r"^@\w+\{([^,]+),", text, flags=re.M))
     missing = _cited_keys() - known
     assert not missing, f"cited but not in references.bib: {sorted(missing)}"
+
+
+def test_every_entry_is_named_as_a_reader_cites_it() -> None:
+    """Each entry's label is its authors and year (``Lauer, n.d.``, ``Ma, 2021``), as a
+    reader would cite it: no entry without author or editor (its label would be its whole
+    title), and no internal name ("Seed document 003") in what the page prints."""
+    pybtex = pytest.importorskip("pybtex.database")
+    data = pybtex.parse_file(str(ROOT / "references.bib"), "bibtex")
+    problems = []
+    for key, entry in data.entries.items():
+        if not (entry.persons.get("author") or entry.persons.get("editor")):
+            problems.append(f"{key}: no author or editor (labelled by its whole title)")
+        printed = " ".join(str(v) for v in entry.fields.values())
+        if re.search(r"seed\s+doc", printed, flags=re.I):
+            problems.append(f"{key}: prints an internal name ({printed[:60]}...)")
+    assert not problems, "\n".join(problems)
