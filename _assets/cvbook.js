@@ -25,10 +25,11 @@ document.addEventListener("DOMContentLoaded", () => {
 
 // 2. A drawer closes once the reader has chosen where to go.
 // A link of the page's contents (or any link to a place on this page) scrolled the page
-// under the open drawer, which stayed open. The drawer now closes first, then the
-// browser follows the link. When a drawer closes, the theme gives the focus back to
-// the toggle that opened it, whose tooltip ("Toggle secondary sidebar") then stayed
-// over the toolbar: the tooltip is hidden (the focus stays, for keyboard readers).
+// under the open drawer, which stayed open. The drawer now closes, then the page goes to
+// the section (after the theme, on closing, has put the focus back on the toggle, which
+// would otherwise scroll the page back to it). The toggle's tooltip ("Toggle secondary
+// sidebar") then stayed over the toolbar: after a tap or a click the focus leaves the
+// toggle and its tooltip is hidden; after Escape the focus stays, for keyboard readers.
 document.addEventListener("DOMContentLoaded", () => {
   const hideTooltips = () => {
     const tip = window.bootstrap && window.bootstrap.Tooltip;
@@ -36,18 +37,39 @@ document.addEventListener("DOMContentLoaded", () => {
       const instance = tip && tip.getInstance(el);
       if (instance) instance.hide();
     }
-    for (const el of document.querySelectorAll(".tooltip.show")) el.remove();
   };
   for (const dialog of document.querySelectorAll("dialog[id$='-sidebar-modal']")) {
+    let byPointer = false;
+    dialog.addEventListener("pointerdown", () => {
+      byPointer = true;
+    });
+    dialog.addEventListener("keydown", () => {
+      byPointer = false;
+    });
     dialog.addEventListener("click", (event) => {
       const link = event.target.closest && event.target.closest("a[href]");
       if (!link || !dialog.open) return;
       const here = new URL(window.location.href);
       const there = new URL(link.href, here);
-      if (there.pathname === here.pathname && there.hash) dialog.close();
+      if (there.pathname !== here.pathname || !there.hash) return;
+      event.preventDefault();
+      dialog.close();
+      setTimeout(() => {
+        const id = decodeURIComponent(there.hash.slice(1));
+        const target = document.getElementById(id);
+        if (window.location.hash !== there.hash) window.location.hash = there.hash;
+        if (target) target.scrollIntoView();
+      }, 0);
     });
-    // after the theme's own "close" handler has given the focus back
-    dialog.addEventListener("close", () => setTimeout(hideTooltips, 0));
+    dialog.addEventListener("close", () => {
+      // after the theme's own "close" handler has given the focus back
+      setTimeout(() => {
+        const active = document.activeElement;
+        if (byPointer && active && active.matches(".sidebar-toggle")) active.blur();
+        hideTooltips();
+        byPointer = false;
+      }, 0);
+    });
   }
 });
 
@@ -79,6 +101,7 @@ document.addEventListener("DOMContentLoaded", () => {
     el.setAttribute("data-cvbook-scroll", left && right ? "both" : right ? "right" : "left");
   };
   const scan = () => {
+    window.cvbookScrollScans = (window.cvbookScrollScans || 0) + 1; // read by the test
     const article = document.querySelector(".bd-article");
     if (!article) return;
     for (const el of article.querySelectorAll("*")) {
@@ -107,7 +130,6 @@ document.addEventListener("DOMContentLoaded", () => {
     setTimeout(scan, 2000);
   });
   window.addEventListener("resize", later);
-  window.cvbookScanScrollBoxes = scan; // for the browser test
 })();
 
 // 4. A figure opens at full size.
