@@ -48,6 +48,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
+import json
 import os
 import re
 import threading
@@ -899,3 +900,81 @@ def test_buttons_to_the_placeholder_repository_are_left_out():
     ctx = context()
     ext.hide_unpublished(app("https://github.com/someone/cvbook"), "chapters/x", "p", ctx, None)
     assert ctx == context()
+
+
+def _load_tool(name: str, path: Path):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_make_page_shows_the_run_as_it_is_and_says_what_made_it(tmp_path: Path) -> None:
+    """tools/page.py (``make page``): a papermill output whose prose carries its own
+    stored numbers is shown as it is (no second run), with the parameters that differ from
+    the chapter's defaults at the top and the book's figure numbers; a copy whose numbers
+    are the committed chapter's although parameters differ (papermill's default engine)
+    is executed again, and the tool says why."""
+    import copy
+
+    page = _load_tool("page", ROOT / "tools" / "page.py")
+    chapter = ROOT / "chapters" / "01_risk_and_test_error.ipynb"
+    committed = json.loads(chapter.read_text(encoding="utf-8"))
+    run = copy.deepcopy(committed)
+    run["metadata"]["papermill"] = {
+        "parameters": {"seed": 3, "n_jobs": 1},
+        "input_path": "chapters/01_risk_and_test_error.ipynb",
+        "end_time": "2026-11-27T08:16:40.1",
+        "duration": 66.2,
+    }
+    defaults = page.defaults(run)
+    assert defaults["seed"] == 0 and "n_jobs" in defaults
+    changed = page.changed_parameters(run)
+    assert changed["seed"] == (3, 0) and ("n_jobs" in changed) == (defaults["n_jobs"] != 1)
+    # papermill's default engine: the paragraphs hold the committed run's numbers
+    reason = page.why_execute(run, tmp_path / "out.ipynb")
+    assert reason and "default engine" in reason
+    # --engine cvbook: this run's numbers are stored, so they are shown as they are
+    stored = [c for c in run["cells"] if c["metadata"].get("user_expressions")]
+    entry = stored[0]["metadata"]["user_expressions"][0]
+    entry["result"]["data"]["text/plain"] = "*0.5*_[x]"
+    assert page.why_execute(run, tmp_path / "out.ipynb") is None
+    # a stored number missing: the chapter runs again, and the tool names the number
+    gap = copy.deepcopy(run)
+    del [c for c in gap["cells"] if c["metadata"].get("user_expressions")][1]["metadata"][
+        "user_expressions"
+    ]
+    assert "no stored value" in page.why_execute(gap, tmp_path / "out.ipynb")
+    page.fill_values(run)
+    text = "".join(stored[0]["source"])
+    assert "{eval}" not in text and r"\*0.5\*\_\[x\]" in text
+    assert page.numbering(run) == {"displaymath": [1, 1], "figure": [1, 1]}
+    box = page.provenance_cell(run)["source"]
+    assert "| `seed` | `3` | `0` |" in box and "66 s" in box
+
+
+def test_a_one_chapter_site_numbers_figures_as_the_book() -> None:
+    """_ext/cvbook_site.py: with ``cvbook_page_numbering`` (set by tools/page.py), the
+    root chapter's figures and equations 1, 2, ... become 5.4, 5.5, ... and (5.1)."""
+    import types
+
+    ext = _load_tool("cvbook_site_numbering", ROOT / "_ext" / "cvbook_site.py")
+    env = types.SimpleNamespace(
+        toc_fignumbers={
+            "chapters/x": {
+                "figure": {"fig-a": (1,), "fig-b": (2,)},
+                "displaymath": {"eq-a": (1,)},
+                "table": {"t": (1,)},
+            }
+        }
+    )
+    config = types.SimpleNamespace(cvbook_page_numbering={"figure": [5, 4], "displaymath": [5, 1]})
+    assert ext._number_as_book(types.SimpleNamespace(config=config), env) == []
+    numbers = env.toc_fignumbers["chapters/x"]
+    assert numbers["figure"] == {"fig-a": (5, 4), "fig-b": (5, 5)}
+    assert numbers["displaymath"] == {"eq-a": (5, 1)} and numbers["table"] == {"t": (5, 1)}
+    config.cvbook_page_numbering = {}
+    assert ext._number_as_book(types.SimpleNamespace(config=config), env) == []
+    assert numbers["figure"] == {"fig-a": (5, 4), "fig-b": (5, 5)}  # the book: untouched
