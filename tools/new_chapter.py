@@ -165,7 +165,12 @@ def notebook(n: str, title: str, study: str):
     ]
     nb = nbformat.v4.new_notebook(cells=cells)
     nb.metadata.update(
-        kernelspec={"display_name": "Python 3", "language": "python", "name": "python3"},
+        # as JupyterLab writes it (tools/strip_notebooks.py KERNELSPEC): opening leaves it clean
+        kernelspec={
+            "display_name": "Python 3 (ipykernel)",
+            "language": "python",
+            "name": "python3",
+        },
         language_info={"name": "python"},
         mystnb={"render_markdown_format": "myst"},
         cvbook={
