@@ -108,7 +108,10 @@ class Claim:
                 return "shown"
             return "contradicted" if hi < a or lo > b else "not resolved"
         if self.kind == "covers":
-            return "shown" if lo <= v <= hi else "contradicted"
+            if not lo <= v <= hi:
+                return "contradicted"
+            narrow = self.margin is None or (v - self.margin <= lo and hi <= v + self.margin)
+            return "shown" if narrow else "not resolved"
         return "not resolved" if lo <= v <= hi else "shown"  # excludes
 
     @property
@@ -123,6 +126,8 @@ class Claim:
         if self.kind == "within":
             around = "" if self.value == 0 else f" of {v}"
             return f"within ±{format_number(self.margin, '.3g')}{around}{rule}"
+        if self.kind == "covers" and self.margin is not None:
+            return f"covers {v}, interval within ±{format_number(self.margin, '.3g')}"
         return f"{self.kind} {v}"
 
     def numbers(self, digits: int = 3) -> str:
@@ -253,9 +258,21 @@ class Claims:
             raise ValueError("margin must be > 0: no interval lies within a zero margin")
         return self._add("within", id, sentence, value=center, margin=margin, **numbers)
 
-    def covers(self, id: str, sentence: str, *, level: float, **numbers: Any) -> Claim:
-        """Claim that a coverage's ``interval`` (Clopper–Pearson) holds the nominal ``level``."""
-        return self._add("covers", id, sentence, value=level, z=None, **numbers)
+    def covers(self, id: str, sentence: str, *, level: float, margin: float | None = None,
+               **numbers: Any) -> Claim:  # fmt: skip
+        """Claim that a coverage's ``interval`` (Clopper–Pearson) holds the nominal ``level``.
+
+        Without ``margin`` the claim is *shown* whenever the interval holds the level, however
+        wide it is: it can only be contradicted, so a few data sets "show" it. With
+        ``margin``, it is *shown* only when the interval also lies within ``level ±
+        margin`` (the run could have told a coverage ``margin`` away from the level), and
+        *not resolved* when the level is inside a wider interval.
+        """
+        if margin is not None:
+            margin = check_float(margin, "margin", minimum=0.0)
+            if margin == 0:
+                raise ValueError("margin must be > 0: no interval lies within a zero margin")
+        return self._add("covers", id, sentence, value=level, margin=margin, z=None, **numbers)
 
     def excludes(self, id: str, sentence: str, *, level: float, **numbers: Any) -> Claim:
         """Claim that a coverage's ``interval`` lies wholly on one side of ``level``."""
