@@ -39,6 +39,7 @@ floor  module                            what it holds (chapter)
 5      :mod:`cvbook.runs.coverage`       the coverage study: command line, records, resume
 5      :mod:`cvbook.runs.intervals`      the interval study: command line, records, resume
 5      :mod:`cvbook.runs.bootstrap`      the bootstrap study: command line, records, resume
+5      :mod:`cvbook.runs.dependence`     chapter 8's time section at 400 series: records
 =====  ================================  ===================================================
 
 Where new code goes: a method a reader runs on their own data goes to floor 3; an

@@ -55,6 +55,7 @@ FLOORS: dict[str, int] = {
     "cvbook.runs.coverage": 5,
     "cvbook.runs.intervals": 5,
     "cvbook.runs.bootstrap": 5,
+    "cvbook.runs.dependence": 5,
 }
 
 
