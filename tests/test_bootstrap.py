@@ -244,3 +244,19 @@ def test_study_is_reproducible_for_a_non_linear_learner():
         "twogaussians", "1nn", 20, 3, n_bootstraps=5, random_state=2, n_fresh=500, n_jobs=2
     )
     assert all(np.array_equal(a[k], b[k]) for k in a.values)
+
+
+@pytest.mark.parametrize("method", [".632", ".632+", "oob"])
+def test_mlxtend_style_estimates_are_mlxtend_s(method):
+    from sklearn.neighbors import KNeighborsClassifier
+
+    from cvbook.studies.bootstrap import NoInformation, mlxtend_style_estimates
+
+    X, y = NoInformation().sample(30, random_state=3)
+    est = KNeighborsClassifier(n_neighbors=1)
+    scores = mlxtend_evaluate.bootstrap_point632_score(
+        est, X, y, n_splits=20, method=method, random_seed=7
+    )
+    splits = list(mlxtend_evaluate.BootstrapOutOfBag(n_splits=20, random_seed=7).split(X))
+    ours = mlxtend_style_estimates(est, X, y, splits=splits)
+    assert np.isclose(ours[method], 1 - np.mean(scores))

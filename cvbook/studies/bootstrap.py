@@ -36,7 +36,7 @@ from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
 from .. import simulation, stats
-from ..bootstrap import BootstrapSplit, bootstrap_estimates
+from ..bootstrap import BootstrapSplit, bootstrap_estimates, no_information_rate
 from ..datasets.synthetic import Ringnorm, TwoGaussians, Twonorm, linear_rule, true_risk
 from ..provenance import atomic_write
 from ..validation import (
@@ -62,6 +62,7 @@ __all__ = [
     "bootstrap_trial",
     "class_mix_study",
     "class_mix_trial",
+    "mlxtend_style_estimates",
     "no_information_trial",
     "own_size",
     "read_study",
@@ -418,6 +419,61 @@ def no_information_trial(
         "gamma": b.gamma,
         "share": b.out_of_bag_share,
         "loo": _cv_error(nn, X, y, LeaveOneOut()),
+    }
+
+
+def mlxtend_style_estimates(
+    estimator: Any,
+    X: Any,
+    y: Any,
+    n_bootstraps: int = 50,
+    random_state: Any = None,
+    splits: Any = None,
+) -> dict[str, float]:
+    """The out-of-bag, .632 and .632+ estimates *as mlxtend defines them*, as 0-1 errors.
+
+    mlxtend's ``bootstrap_point632_score`` (0.23-0.25) combines, per bootstrap sample
+    ``b``, the error ``oob_b`` of that sample's model on its out-of-bag points and its
+    error ``full_b`` on all of ``S`` (:func:`cvbook.bootstrap.bootstrap_replicate_errors`
+    gives both): .632 is ``0.368 full_b + 0.632 oob_b``; .632+ uses, per sample,
+    ``gamma_b`` (the no-information rate of that sample's predictions on ``S``),
+    ``R_b = (oob_b - full_b) / (gamma_b - full_b)`` unclipped, and the weight
+    ``w_b = 0.632 / (1 - 0.368 R_b)``; each is averaged over the samples. These are other
+    estimators than Efron and Tibshirani's, which :func:`cvbook.bootstrap.bootstrap_estimates`
+    computes (see its notes). Samples with ``gamma_b == full_b`` are left out of .632+.
+    ``splits`` (pairs of sample and out-of-bag indices, e.g. mlxtend's
+    ``BootstrapOutOfBag``) replaces the ``n_bootstraps`` samples drawn from ``random_state``.
+
+    Examples
+    --------
+    >>> from sklearn.neighbors import KNeighborsClassifier
+    >>> X, y = NoInformation().sample(30, random_state=0)
+    >>> out = mlxtend_style_estimates(KNeighborsClassifier(1), X, y, 20, random_state=0)
+    >>> sorted(out)
+    ['.632', '.632+', 'oob']
+    """
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=2)
+    oob, full, plus = [], [], []
+    if splits is None:
+        splits = BootstrapSplit(n_bootstraps, random_state=random_state).split(X, y)
+    for train, test in splits:
+        if test.size == 0:
+            continue
+        pred = clone(estimator).fit(X[train], y[train]).predict(X)
+        o, f = float(np.mean(pred[test] != y[test])), float(np.mean(pred != y))
+        gamma = no_information_rate(y, pred)
+        oob.append(o)
+        full.append(f)
+        if gamma != f:
+            r = (o - f) / (gamma - f)
+            w = 0.632 / (1.0 - 0.368 * r)
+            plus.append((1.0 - w) * f + w * o)
+    oob_a, full_a = np.array(oob), np.array(full)
+    return {
+        "oob": float(oob_a.mean()),
+        ".632": float(np.mean(0.368 * full_a + 0.632 * oob_a)),
+        ".632+": float(np.mean(plus)) if plus else float("nan"),
     }
 
 
