@@ -62,6 +62,7 @@ __all__ = [
     "bootstrap_trial",
     "class_mix_study",
     "class_mix_trial",
+    "mlxtend_noinfo_trial",
     "mlxtend_style_estimates",
     "no_information_trial",
     "own_size",
@@ -475,6 +476,24 @@ def mlxtend_style_estimates(
         ".632": float(np.mean(0.368 * full_a + 0.632 * oob_a)),
         ".632+": float(np.mean(plus)) if plus else float("nan"),
     }
+
+
+def mlxtend_noinfo_trial(
+    rng: np.random.Generator, m: int, n_bootstraps: int = 50
+) -> dict[str, float]:
+    """One data set of the classic failure (:class:`NoInformation`, 1-NN), scored by
+    :func:`mlxtend_style_estimates`: mlxtend's out-of-bag, .632 and .632+ (true risk 1/2).
+
+    Examples
+    --------
+    >>> sorted(mlxtend_noinfo_trial(np.random.default_rng(0), 20, n_bootstraps=10))
+    ['.632', '.632+', 'oob']
+    """
+    rng = check_rng(rng, "rng")
+    m = check_int(m, "m", minimum=4)
+    X, y = NoInformation().sample(m, random_state=rng)
+    nn = KNeighborsClassifier(n_neighbors=1, algorithm="kd_tree")
+    return mlxtend_style_estimates(nn, X, y, n_bootstraps, random_state=rng.integers(2**32))
 
 
 def _per_point_oob(
