@@ -336,3 +336,37 @@ def test_records_round_trip_and_name_a_bad_file(tmp_path):
         read_record(tmp_path / "bad.csv.gz")
     with pytest.raises(FileNotFoundError, match="missing"):
         read_record(tmp_path / "missing.csv.gz")
+
+
+@pytest.mark.parametrize(
+    "argv, option",
+    [
+        (["--out", "{dir}/d", "--phi", "1"], "--phi"),
+        (["--out", "{dir}/d", "--n-repeats", "2"], "--n-repeats"),
+        (["--out", "{dir}/d", "--seed", "-1"], "--seed"),
+        (["--out", "{dir}/d", "--n-jobs", "0"], "--n-jobs"),
+        (["--out", " "], "--out"),
+        (["--out", "{file}"], "--out"),
+    ],
+)
+def test_dependence_runner_names_a_bad_option(tmp_path, capsys, argv, option):
+    from cvbook.runs.dependence import main
+
+    (tmp_path / "f").write_text("x")
+    argv = [a.format(dir=tmp_path, file=tmp_path / "f") for a in argv]
+    with pytest.raises(SystemExit) as err:
+        main(argv)
+    assert err.value.code == 2 and option in capsys.readouterr().err
+
+
+def test_dependence_runner_writes_records_with_provenance(tmp_path):
+    import json
+
+    from cvbook.runs.dependence import main
+    from cvbook.studies.dependence import read_record
+
+    assert main(["--out", str(tmp_path), "--phi", "0.5", "--n-repeats", "3"]) == 0
+    assert read_record(tmp_path / "time_phi0.5.csv.gz")["forward_target"].shape == (3,)
+    assert (tmp_path / "lagged_phi0.5_ar1_ols.csv.gz").is_file()
+    prov = json.loads((tmp_path / "provenance.json").read_text())
+    assert prov["parameters"]["n_repeats"] == 3 and "commit" in prov
