@@ -102,6 +102,9 @@ floor  module                                chapter     what it holds
                                                          resume.
 5      :mod:`cvbook.runs.intervals`          7           ``python -m cvbook.runs.intervals``:
                                                          the long run of chapter 7's studies.
+5      :mod:`cvbook.runs.dependence`         8           ``python -m cvbook.runs.dependence``:
+                                                         the long run behind chapter 8's time
+                                                         section.
 5      :mod:`cvbook.runs.bootstrap`          9           The long run behind chapter 9: the
                                                          bootstrap family against cross-
                                                          validation.

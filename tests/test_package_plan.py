@@ -56,6 +56,7 @@ FLOORS: dict[str, int] = {
     "cvbook.runs": 5,
     "cvbook.runs.coverage": 5,
     "cvbook.runs.intervals": 5,
+    "cvbook.runs.dependence": 5,
     "cvbook.runs.bootstrap": 5,
     "cvbook.runs.table1": 5,
 }

@@ -4,7 +4,9 @@
 :func:`cvbook.studies.bootstrap.bootstrap_study` for every learner and size asked for and
 writes, per (learner, m), ``<out>/<learner>_m<m>.csv.gz`` (:func:`write_study`), then
 ``<out>/provenance.json`` (per part: command, parameters, package versions, commit,
-wall time). Every file is written atomically. Each finished data set is saved at once under
+wall time). ``--study class_mix`` runs :func:`cvbook.studies.bootstrap.class_mix_study`
+instead and writes ``<out>/class_mix_<learner>_m<m>.csv.gz``. Every file is written
+atomically. Each finished data set is saved at once under
 ``<out>/parts/``; the same command, re-run after an interruption, resumes from there and
 skips the parts already written.
 """
@@ -21,7 +23,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..provenance import atomic_write_text, git_commit, git_dirty, package_versions
-from ..studies.bootstrap import BOOTSTRAP_LEARNERS, MIN_M, bootstrap_study, write_study
+from ..studies.bootstrap import (
+    BOOTSTRAP_LEARNERS,
+    MIN_M,
+    bootstrap_study,
+    class_mix_study,
+    write_study,
+)
 
 __all__ = ["main"]
 
@@ -84,6 +92,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--n-bootstraps", type=_positive_int, default=50)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--n-jobs", type=int, default=1)
+    parser.add_argument(
+        "--n-fresh",
+        type=_positive_int,
+        default=20_000,
+        help="fresh points that score a non-linear model's risk (compare study)",
+    )
+    parser.add_argument(
+        "--study",
+        choices=("compare", "class_mix"),
+        default="compare",
+        help="compare: every estimate against CV (bootstrap_study, <learner>_m<m>.csv.gz); "
+        "class_mix: Err^(1) by the stratified and the plain bootstrap and 10-fold, scored "
+        "as usual and class-balanced (class_mix_study, class_mix_<learner>_m<m>.csv.gz)",
+    )
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
     if args.n_jobs == 0:
@@ -108,29 +130,42 @@ def main(argv: Sequence[str] | None = None) -> int:
     parameters = {k: v for k, v in vars(args).items() if k != "no_progress"}
     for learner in args.learners:
         for m in args.m:
-            name = f"{learner}_m{m}"
+            name = f"{learner}_m{m}" if args.study == "compare" else f"class_mix_{learner}_m{m}"
             target = out / f"{name}.csv.gz"
             if target.exists():
                 continue
             start = time.time()
             sizes = sorted({m // 2, round(0.632 * m), m - m // 5, m - m // 10, m})
             try:
-                study = bootstrap_study(
-                    args.distribution,
-                    learner,
-                    m,
-                    args.n_repeats,
-                    n_bootstraps=args.n_bootstraps,
-                    target_sizes=sizes,
-                    random_state=args.seed,
-                    n_jobs=args.n_jobs,
-                    progress=not args.no_progress,
-                    checkpoint=out / "parts" / name,
-                )
+                if args.study == "compare":
+                    study = bootstrap_study(
+                        args.distribution,
+                        learner,
+                        m,
+                        args.n_repeats,
+                        n_bootstraps=args.n_bootstraps,
+                        target_sizes=sizes,
+                        random_state=args.seed,
+                        n_jobs=args.n_jobs,
+                        n_fresh=args.n_fresh,
+                        progress=not args.no_progress,
+                        checkpoint=out / "parts" / name,
+                    )
+                else:
+                    study = class_mix_study(
+                        m,
+                        args.n_repeats,
+                        learner=learner,
+                        n_bootstraps=args.n_bootstraps,
+                        target_sizes=sizes,
+                        random_state=args.seed,
+                        n_jobs=args.n_jobs,
+                        progress=not args.no_progress,
+                    )
             except ValueError as err:  # a bad value: one line naming its option
                 parser.error(_option_message(str(err)))
             write_study(target, study)
-            shutil.rmtree(out / "parts" / name)
+            shutil.rmtree(out / "parts" / name, ignore_errors=True)
             _record(
                 out / "provenance.json",
                 name,
