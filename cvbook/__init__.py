@@ -26,6 +26,8 @@ floor  module                            what it holds (chapter)
 3      :mod:`cvbook.compare`             comparing two learners (7)
 3      :mod:`cvbook.dependence`          grouped and ordered data: splitters, design effects (8)
 3      :mod:`cvbook.bootstrap`           out-of-bag, .632 and .632+ estimates (9)
+3      :mod:`cvbook.paired_cv`           Bayle et al.'s test of two learners on one data set (10)
+3      :mod:`cvbook.ranking`             ranking learners across data sets (10)
 4      :mod:`cvbook.studies.split_sizes`     test error and the split of m points (1)
 4      :mod:`cvbook.studies.selection`       what selection costs; the candidate grids (2, 3)
 4      :mod:`cvbook.studies.learning_curve`  what the held-out points cost (2)
@@ -36,10 +38,13 @@ floor  module                            what it holds (chapter)
 4      :mod:`cvbook.studies.intervals`       do the intervals cover; power of the tests (7)
 4      :mod:`cvbook.studies.dependence`      groups, time and leakage against known risks (8)
 4      :mod:`cvbook.studies.bootstrap`       the bootstrap family against CV, on known truth (9)
+4      :mod:`cvbook.studies.which_is_better` is A better than B on one data set? (10)
+4      :mod:`cvbook.studies.across_datasets` what a ranking over data sets controls (10)
 5      :mod:`cvbook.runs.table1`         the Table 1 sweep: command line, records, resume
 5      :mod:`cvbook.runs.coverage`       the coverage study: command line, records, resume
 5      :mod:`cvbook.runs.intervals`      the interval study: command line, records, resume
 5      :mod:`cvbook.runs.bootstrap`      the bootstrap study: command line, records, resume
+5      :mod:`cvbook.runs.which_is_better`  chapter 10's size-and-power run: command line, records
 =====  ================================  ===================================================
 
 Where new code goes: a method a reader runs on their own data goes to floor 3; an

@@ -39,6 +39,8 @@ FLOORS: dict[str, int] = {
     "cvbook.compare": 3,
     "cvbook.dependence": 3,
     "cvbook.bootstrap": 3,
+    "cvbook.paired_cv": 3,
+    "cvbook.ranking": 3,
     "cvbook.studies": 4,
     "cvbook.studies.split_sizes": 4,
     "cvbook.studies.selection": 4,
@@ -51,11 +53,14 @@ FLOORS: dict[str, int] = {
     "cvbook.studies.intervals": 4,
     "cvbook.studies.dependence": 4,
     "cvbook.studies.bootstrap": 4,
+    "cvbook.studies.which_is_better": 4,
+    "cvbook.studies.across_datasets": 4,
     "cvbook.runs": 5,
     "cvbook.runs.table1": 5,
     "cvbook.runs.coverage": 5,
     "cvbook.runs.intervals": 5,
     "cvbook.runs.bootstrap": 5,
+    "cvbook.runs.which_is_better": 5,
 }
 
 

@@ -22,7 +22,10 @@ own composition decides it; at ``p = 0.7`` the majority is never near a tie.
 
 from __future__ import annotations
 
+import gzip
+import os
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -41,6 +44,7 @@ from ..compare import (
 from ..datasets.synthetic import Twonorm, true_risk
 from ..intervals import INTERVAL_LOSSES, cv_wald_sigma, kfold_splits
 from ..paired_cv import VARIANCES, cv_compare_from_losses
+from ..provenance import atomic_write
 from ..simulation import repeat
 from ..stats import mean_se
 from ..validation import check_alpha, check_float, check_int, check_option, check_rng
@@ -51,10 +55,12 @@ __all__ = [
     "FastLDA",
     "majority_trial",
     "one_dataset_trial",
+    "read_records",
     "run_majority",
     "run_one_dataset",
     "summarize_majority",
     "summarize_one_dataset",
+    "write_records",
 ]
 
 #: The tests of the size-and-power table, by column name, with a label.
@@ -384,3 +390,49 @@ def summarize_majority(records: Mapping[str, np.ndarray]) -> dict[str, Any]:
     out["miss_a"] = _rate(records["cover_a"] == 0)
     out["bias_a"] = mean_se(records["cv_a"] - records["err_a"], "cv_a - err_a")
     return out
+
+
+# --------------------------------------------------------------------------- #
+# Records of the long run (text: gzip CSV, one column per key of the trial)
+
+
+def write_records(path: str | os.PathLike, records: Mapping[str, np.ndarray]) -> None:
+    """Write a study's records as gzip CSV, atomically (complete or absent).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "r.csv.gz"
+    >>> write_records(p, {"a": np.array([0.5, 1.0])})
+    >>> read_records(p)["a"].tolist()
+    [0.5, 1.0]
+    """
+    keys = list(records)
+    if not keys:
+        raise ValueError("records must hold at least one column")
+    cols = [np.asarray(records[k], dtype=float) for k in keys]
+    if len({c.shape for c in cols}) != 1 or cols[0].ndim != 1:
+        raise ValueError("records must hold 1-d columns of one length")
+    lines = [",".join(keys)] + [
+        ",".join(repr(float(v)) for v in row) for row in zip(*cols, strict=True)
+    ]
+    text = "\n".join(lines) + "\n"
+
+    def write(tmp: str) -> None:
+        with gzip.open(tmp, "wt", encoding="utf-8") as fh:
+            fh.write(text)
+
+    atomic_write(path, write)
+
+
+def read_records(path: str | os.PathLike) -> dict[str, np.ndarray]:
+    """Read what :func:`write_records` wrote: one float array per column."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"path {str(path)!r} is not a file written by write_records")
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        header = fh.readline().strip().split(",")
+        data = np.loadtxt(fh, delimiter=",", ndmin=2)
+    if data.shape[1] != len(header):
+        raise ValueError(f"path {str(path)!r}: {data.shape[1]} columns for {len(header)} names")
+    return {k: data[:, i] for i, k in enumerate(header)}
