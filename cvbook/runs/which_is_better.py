@@ -2,8 +2,9 @@
 
 ``python -m cvbook.runs.which_is_better --out results/which_is_better`` runs
 :func:`cvbook.studies.which_is_better.run_one_dataset` for the two cases (``null`` and
-``difference``) and writes ``<out>/<case>_n<n>.csv.gz``
-(:func:`~cvbook.studies.which_is_better.write_records`), then ``<out>/provenance.json``
+``difference``) and writes ``<out>/<case>_n<n>.records.csv.gz``
+(:func:`cvbook.runs.coverage.write_records`; :func:`cvbook.runs.coverage.read_records`
+reads them), then ``<out>/provenance.json``
 (per part: command, parameters, package versions, commit read before the run, wall
 time). Every file is written atomically; a part already written is skipped, so the same
 command resumes an interrupted run.
@@ -22,7 +23,8 @@ from pathlib import Path
 import numpy as np
 
 from ..provenance import atomic_write_text, git_commit, git_dirty, package_versions
-from ..studies.which_is_better import CASES, run_one_dataset, write_records
+from ..studies.which_is_better import PAIRS, run_one_dataset
+from .coverage import write_records
 
 __all__ = ["main"]
 
@@ -52,7 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="Size and power of Bayle et al.'s test, the corrected t and 5x2cv t.",
     )
     parser.add_argument("--out", required=True, help="output folder")
-    parser.add_argument("--cases", nargs="+", choices=list(CASES), default=list(CASES))
+    parser.add_argument("--cases", nargs="+", choices=list(PAIRS), default=list(PAIRS))
     parser.add_argument("--n", type=_positive_int, default=200)
     parser.add_argument("--n-repeats", type=_positive_int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
@@ -75,11 +77,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     for case in args.cases:
         name = f"{case}_n{args.n}"
-        target = out / f"{name}.csv.gz"
+        target = out / f"{name}.records.csv.gz"
         if target.exists():
             continue
         start = time.time()
-        seed = [args.seed, list(CASES).index(case)]  # one stream per case
+        seed = [args.seed, list(PAIRS).index(case)]  # one stream per case
         rec = run_one_dataset(
             case,
             n=args.n,
@@ -87,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             random_state=np.random.SeedSequence(seed),
             n_jobs=args.n_jobs,
         )
-        write_records(target, rec)
+        write_records(out / name, rec)
         path = out / "provenance.json"
         parts = json.loads(path.read_text())["parts"] if path.exists() else {}
         parts[name] = {
