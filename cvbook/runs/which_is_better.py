@@ -59,6 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--n-repeats", type=_positive_int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--n-jobs", type=int, default=1)
+    parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
     if args.n_jobs == 0:
         parser.error("argument --n-jobs: must be a nonzero integer (-1 for every core)")
@@ -69,8 +70,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.out.strip():
         parser.error("argument --out: must name a folder, got an empty string")
     out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        parser.error(f"argument --out: {str(out)!r} exists and is not a folder")
+    for folder in (out, *out.parents):
+        if folder.exists():
+            if not folder.is_dir():
+                parser.error(f"argument --out: {str(folder)!r} exists and is not a folder")
+            break
     commit, dirty = git_commit(), git_dirty()  # the code that runs: read before the run
     command = "python -m cvbook.runs.which_is_better " + " ".join(
         sys.argv[1:] if argv is None else list(argv)
@@ -88,13 +92,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             n_repeats=args.n_repeats,
             random_state=np.random.SeedSequence(seed),
             n_jobs=args.n_jobs,
+            progress=not args.no_progress,
         )
         write_records(out / name, rec)
         path = out / "provenance.json"
         parts = json.loads(path.read_text())["parts"] if path.exists() else {}
         parts[name] = {
             "command": command,
-            "parameters": {**vars(args), "case": case, "seed_entropy": seed},
+            "parameters": {
+                **{k: v for k, v in vars(args).items() if k != "no_progress"},
+                "case": case,
+                "seed_entropy": seed,
+            },
             "versions": package_versions(),
             "commit": commit,
             "uncommitted_package_files": dirty,

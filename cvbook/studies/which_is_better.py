@@ -204,6 +204,7 @@ def run_one_dataset(
     n_splits: int = 10,
     random_state: Any = 0,
     n_jobs: int | None = None,
+    progress: bool = False,
 ) -> dict[str, np.ndarray]:
     """:func:`one_dataset_trial` on ``n_repeats`` independent data sets.
 
@@ -225,6 +226,8 @@ def run_one_dataset(
         n_repeats,
         random_state=random_state,
         n_jobs=n_jobs,
+        progress=progress,
+        desc=f"one data set ({case})",
         case=case,
         n=n,
         n_splits=n_splits,
