@@ -21,7 +21,8 @@ The methods:
 * :func:`holdout_interval` -- one test set; Wald or exact Clopper--Pearson
   (:func:`cvbook.bounds.clopper_pearson_interval`).
 * :func:`cv_wald_interval` -- the naive K-fold Wald interval, whose validity
-  for the K-fold test error Bayle et al. (2020) prove for stable learners.
+  for the K-fold test error Bayle et al. (2020) prove for stable learners; its
+  spread is :func:`cv_wald_sigma` (which chapter 10's paired test reuses).
 * :func:`corrected_t_interval` -- Nadeau & Bengio's (2003) corrected
   resampled t over ``J`` random splits.
 * :func:`conservative_z_interval` -- Nadeau & Bengio's conservative Z, whose
@@ -74,6 +75,7 @@ __all__ = [
     "corrected_t_from_split_means",
     "corrected_t_interval",
     "cv_wald_interval",
+    "cv_wald_sigma",
     "holdout_interval",
     "kfold_splits",
     "nested_cv_from_losses",
@@ -507,16 +509,66 @@ def cv_wald_interval(
     return _cv_wald_from_losses(losses, variance, alpha, n)
 
 
+def cv_wald_sigma(losses: Sequence[np.ndarray], variance: str = "within_fold") -> float:
+    """The spread ``sigma`` of the naive K-fold Wald interval, from the K folds' losses.
+
+    Bayle et al. (2020) give two estimates of the asymptotic variance ``sigma**2`` of
+    ``sqrt(n) (CV - R)``:
+
+    ``"within_fold"``
+        ``sigma_in**2``, the mean over the folds of each fold's sample variance
+        (``ddof=1``) of its out-of-fold losses;
+    ``"all_pairs"``
+        ``sigma_out**2``, the mean squared deviation (``ddof=0``) of all ``n``
+        out-of-fold losses from their mean ``CV``.
+
+    The same function serves chapter 10's paired test, whose "losses" are the
+    per-point differences of two learners' losses on the same folds.
+
+    Parameters
+    ----------
+    losses : sequence of array_like
+        The out-of-fold losses of each of the K folds (finite; at least 2 folds, and
+        at least 2 points in every fold for ``"within_fold"``).
+    variance : {"within_fold", "all_pairs"}, default="within_fold"
+
+    Returns
+    -------
+    float
+        ``sigma`` (not squared), ``>= 0``.
+
+    Examples
+    --------
+    >>> round(cv_wald_sigma([[0.0, 1.0], [1.0, 1.0]], "within_fold") ** 2, 4)  # (0.5 + 0) / 2
+    0.25
+    >>> round(cv_wald_sigma([[0.0, 1.0], [1.0, 1.0]], "all_pairs") ** 2, 4)    # 3/4 * 1/4
+    0.1875
+    """
+    if not isinstance(variance, str) or variance not in ("within_fold", "all_pairs"):
+        raise ValueError(f"variance must be 'within_fold' or 'all_pairs', got {variance!r}")
+    if isinstance(losses, np.ndarray) or not isinstance(losses, Sequence) or len(losses) < 2:
+        raise ValueError("losses must be a sequence of at least 2 folds' loss arrays")
+    parts = [
+        check_finite_values(part, f"losses[{k}]", ndim=1, min_size=1)
+        for k, part in enumerate(losses)
+    ]
+    if variance == "within_fold":
+        small = [k for k, part in enumerate(parts) if part.size < 2]
+        if small:
+            raise ValueError(
+                f"variance='within_fold' needs at least 2 points per fold; losses[{small[0]}] "
+                "holds 1"
+            )
+        return math.sqrt(float(np.mean([np.var(part, ddof=1) for part in parts])))
+    allv = np.concatenate(parts)
+    return math.sqrt(float(np.mean((allv - allv.mean()) ** 2)))
+
+
 def _cv_wald_from_losses(
     losses: Sequence[np.ndarray], variance: str, alpha: float, n: int
 ) -> RiskInterval:
-    allv = np.concatenate(losses)
-    est = float(allv.mean())
-    if variance == "within_fold":
-        var = float(np.mean([np.var(part, ddof=1) for part in losses]))
-    else:
-        var = float(np.mean((allv - est) ** 2))
-    half = _z(alpha) * math.sqrt(var / n)
+    est = float(np.concatenate(losses).mean())
+    half = _z(alpha) * cv_wald_sigma(losses, variance) / math.sqrt(n)
     k = len(losses)
     return RiskInterval(
         est, est - half, est + half, "cv_wald", "conditional", n - round(n / k), k, alpha

@@ -52,6 +52,7 @@ SECONDS: dict[str, dict[str, float]] = {
     "07_intervals": {"default": 74, "papermill": 110},
     "08_dependence_and_leakage": {"default": 26, "papermill": 41},
     "09_bootstrap": {"default": 75, "papermill": 59},
+    "10_which_is_better": {"default": 60, "papermill": 60},
 }
 
 

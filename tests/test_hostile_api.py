@@ -792,6 +792,19 @@ DRIVER_CASES = {
             (["--out", "{dir}/b", "--m", "20", "3"], "--m"),
         ],
     ),
+    "which_is_better": (
+        "cvbook.runs.which_is_better",
+        [
+            (["--out", "{file}/b"], "--out"),
+            (["--out", "{file}"], "--out"),
+            (["--out", ""], "--out"),
+            (["--out", "{dir}/b", "--n", "10"], "--n"),
+            (["--out", "{dir}/b", "--n-repeats", "0"], "--n-repeats"),
+            (["--out", "{dir}/b", "--seed", "-3"], "--seed"),
+            (["--out", "{dir}/b", "--n-jobs", "0"], "--n-jobs"),
+            (["--out", "{dir}/b", "--cases", "bogus"], "--cases"),
+        ],
+    ),
 }
 DRIVER_PARAMS = [
     pytest.param(module, argv, option, id=f"{name}:{' '.join(argv)}")
