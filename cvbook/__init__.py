@@ -11,6 +11,7 @@ floor  module                            what it holds (chapter)
 1      :mod:`cvbook.book`                published numbers, parameter checks, records (all)
 1      :mod:`cvbook.stored_values`       the prose's numbers stored in a notebook; papermill engine
 1      :mod:`cvbook.provenance`          atomic writes, git commit, package versions
+1      :mod:`cvbook.records`             records of studies and runs: one format, checked resume
 2      :mod:`cvbook.risk`                losses (one ``Loss`` type), empirical and true risk (1)
 2      :mod:`cvbook.bounds`              Clopper--Pearson bounds (1, 5, 6, 7)
 2      :mod:`cvbook.datasets`            synthetic distributions, Rätsch benchmarks (all)
