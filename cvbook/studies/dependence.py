@@ -51,6 +51,7 @@ from threadpoolctl import threadpool_limits
 from ..book import int_seed
 from ..dependence import BlockedKFold
 from ..simulation import repeat
+from ..stats import power_of_two_scale
 from ..validation import (
     ArgumentTypeError,
     check_1d_labels,
@@ -584,20 +585,16 @@ def label_correlation(X: np.ndarray, y: np.ndarray) -> np.ndarray:
             "y has no correlation with any column"
         )
     varies = np.max(X, axis=0) > np.min(X, axis=0)
-    # Scale each column to [-1, 1] before centring and again after, so that neither the
-    # mean nor the squares overflow or underflow (values of 1e+-300 give the same r).
-    Xc = _centred_unit(X[:, varies])
-    yc = _centred_unit(y.astype(float)[:, None])[:, 0]
+    # Each column divided by a power of two near its largest magnitude before centring
+    # and squaring: exact, so r is the plain formula's on ordinary data, and neither the
+    # mean nor the squares overflow or underflow on values of 1e+-300.
+    Xs = X[:, varies]
+    Xs = Xs / np.array([power_of_two_scale(col) for col in Xs.T])
+    ys = y / power_of_two_scale(y)
+    Xc, yc = Xs - Xs.mean(axis=0), ys - ys.mean()
     r = np.full(X.shape[1], np.nan)
     r[varies] = np.clip((yc @ Xc) / np.sqrt((Xc**2).sum(axis=0) * (yc @ yc)), -1.0, 1.0)
     return r
-
-
-def _centred_unit(X: np.ndarray) -> np.ndarray:
-    """Each column of ``X`` (finite, not constant) centred, with largest magnitude 1."""
-    X = X / np.max(np.abs(X), axis=0)
-    X = X - X.mean(axis=0)
-    return X / np.max(np.abs(X), axis=0)
 
 
 def esl_trial(
