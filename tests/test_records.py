@@ -336,3 +336,36 @@ def test_an_amended_part_reads_back_whole_and_keeps_both_code_states(tmp_path):
     assert entry["code"]["commit"] == "c1" and entry["amended"][0]["code"]["commit"] == "c9"
     newer.amend("unknown", ["r.json"], "nothing")  # not recorded: nothing happens
     assert "unknown" not in json.loads((tmp_path / LEDGER).read_text())["parts"]
+
+
+def test_table1_sweep_redoes_a_truncated_run_and_refuses_a_folder_without_records(
+    tmp_path, monkeypatch, capsys
+):
+    from cvbook.datasets.raetsch import requires_raetsch
+    from cvbook.runs.table1 import run_sweep
+    from cvbook.studies.table1 import Table1Grid
+
+    shared = Path(
+        os.environ.get("CVBOOK_SHARED_RAETSCH", ROOT.parent / "shared" / "data" / "raetsch")
+    )
+    monkeypatch.delenv("CVBOOK_DATA", raising=False)
+    home = requires_raetsch(shared)
+    tiny = Table1Grid(C_values=(1.0,), gamma_factors=(1.0,), k_values=(5, 10), n_splits=2)
+    kwargs = dict(grid=tiny, n_jobs=1, data_home=home, progress=False)
+    out = tmp_path / "sweep"
+    run_sweep(out, ["titanic"], [1], **kwargs)
+    path = out / "runs" / "titanic_r01.json"
+    first = json.loads(path.read_text())
+    entry = json.loads((out / LEDGER).read_text())["parts"]["titanic_r01"]
+    assert entry["settings"]["grid"] == tiny.to_dict() and entry["state"] == "finished"
+    path.write_text(path.read_text()[:100])  # truncated
+    run_sweep(out, ["titanic"], [1], **kwargs)
+    assert "'titanic_r01' does not read back whole" in capsys.readouterr().err
+    again = json.loads(path.read_text())
+    assert again["L_EE"] == first["L_EE"] and again["k_star"] == first["k_star"]
+
+    legacy = tmp_path / "legacy"
+    (legacy / "runs").mkdir(parents=True)
+    (legacy / "runs" / "titanic_r01.json").write_text(path.read_text())
+    with pytest.raises(PartMismatch, match=r"part 'titanic_r01'.*holds no records\.json"):
+        run_sweep(legacy, ["titanic"], [1], **kwargs)

@@ -101,7 +101,18 @@ def load_runs(out: str | os.PathLike) -> list[dict[str, Any]]:
     >>> load_runs(tempfile.mkdtemp())
     []
     """
-    runs = [json.loads(p.read_text()) for p in sorted((_check_out(out) / "runs").glob("*.json"))]
+    runs = []
+    for path in sorted((_check_out(out) / "runs").glob("*.json")):
+        try:
+            run = json.loads(path.read_text())
+            if not isinstance(run, dict) or not {"dataset", "realisation"} <= set(run):
+                raise ValueError("it names no dataset and realisation")
+        except (ValueError, UnicodeDecodeError) as err:
+            raise ValueError(
+                f"{path} is not a run record ({type(err).__name__}: {err}); a truncated or "
+                "foreign file: run_sweep redoes a recorded run that does not read back whole"
+            ) from None
+        runs.append(run)
     return sorted(runs, key=lambda r: (r["dataset"], r["realisation"]))
 
 
@@ -162,12 +173,6 @@ def run_sweep(
     names, realisations = _check_todo(names, realisations)
     if not isinstance(grid, Table1Grid):
         raise ArgumentTypeError(f"grid must be a Table1Grid, got {type(grid).__name__}")
-    (out / "runs").mkdir(parents=True, exist_ok=True)
-    for r in load_runs(out):
-        if Table1Grid.from_dict(r["grid"]) != grid:
-            raise ValueError(
-                f"grid differs from the one of the finished runs in {out}; use another out folder"
-            )
     ledger = Ledger(out)  # the code that runs: read before the run
 
     def settings(n: str, r: int) -> dict[str, Any]:
@@ -182,6 +187,14 @@ def run_sweep(
         for r in realisations
         if ledger.status(f"{n}_r{r:02d}", settings(n, r), files(n, r)) != "done"
     ]
+    for n, r in todo:  # a run to redo: its file is not a finished run of this sweep
+        _run_path(out, n, r).unlink(missing_ok=True)
+    (out / "runs").mkdir(parents=True, exist_ok=True)
+    for r in load_runs(out):
+        if Table1Grid.from_dict(r["grid"]) != grid:
+            raise ValueError(
+                f"grid differs from the one of the finished runs in {out}; use another out folder"
+            )
     # Biggest first, so the last tasks are short and both cores stay busy.
     todo.sort(key=lambda t: -(raetsch_info(t[0]).n_train ** 2) * (1 + raetsch_info(t[0]).d / 20))
     t0 = time.time()
