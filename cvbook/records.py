@@ -34,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import pickle
 import sys
 import time
 from collections.abc import Iterable, Mapping
@@ -51,6 +52,7 @@ __all__ = [
     "file_digest",
     "missing_key",
     "note_unrecorded_checkpoint",
+    "prune_checkpoint",
 ]
 
 #: The name of the ledger file in an output folder.
@@ -380,3 +382,31 @@ def note_unrecorded_checkpoint(checkpoint: str | os.PathLike, notify: Any = None
             "but not the code that made them"
         )
     return n
+
+
+def prune_checkpoint(checkpoint: str | os.PathLike, notify: Any = None) -> list[str]:
+    """Remove, and name, the saved repetitions of a checkpoint folder that do not read back
+    whole (a truncated or foreign ``rep*.pkl``): :func:`cvbook.simulation.repeat` then makes
+    them again (a repetition depends only on its seed and index). Returns their names.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "rep000000.pkl").write_bytes(b"not a pickle")
+    >>> prune_checkpoint(folder, notify=lambda m: None)
+    ['rep000000.pkl']
+    """
+    folder = Path(checkpoint)
+    bad = []
+    for path in sorted(folder.glob("rep*.pkl")) if folder.is_dir() else []:
+        try:
+            pickle.loads(path.read_bytes())
+        except Exception:
+            bad.append(path.name)
+            path.unlink()
+    if bad:
+        (notify or (lambda m: print(m, file=sys.stderr)))(
+            f"{folder}: {bad} did not read back whole (truncated or foreign): made again"
+        )
+    return bad

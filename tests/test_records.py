@@ -369,3 +369,28 @@ def test_table1_sweep_redoes_a_truncated_run_and_refuses_a_folder_without_record
     (legacy / "runs" / "titanic_r01.json").write_text(path.read_text())
     with pytest.raises(PartMismatch, match=r"part 'titanic_r01'.*holds no records\.json"):
         run_sweep(legacy, ["titanic"], [1], **kwargs)
+
+
+def test_bootstrap_driver_remakes_a_truncated_or_foreign_repetition(tmp_path, capsys):
+    """A checkpoint's repetition that does not read back is made again, not unpickled into
+    a crash; the part then equals an uninterrupted run."""
+    out, clean = tmp_path / "out", tmp_path / "clean"
+    assert _boot(clean, 3) == 0
+    ledger = Ledger(out)
+    settings = {
+        "distribution": "twogaussians",
+        "learner": "lda",
+        "m": 20,
+        "n_repeats": 3,
+        "n_bootstraps": 2,
+        "seed": 0,
+        "target_sizes": [10, 13, 16, 18, 20],
+    }
+    ledger.start("lda_m20", settings)  # as a killed run leaves it
+    parts = out / "parts" / "lda_m20"
+    parts.mkdir(parents=True)
+    (parts / "rep000000.pkl").write_bytes(b"\\x80\\x04truncated")
+    (parts / "rep000001.pkl").write_text("a foreign file")
+    assert _boot(out, 3) == 0
+    assert "did not read back whole" in capsys.readouterr().err
+    assert (out / "lda_m20.csv.gz").read_bytes() == (clean / "lda_m20.csv.gz").read_bytes()

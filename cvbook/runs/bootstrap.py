@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..provenance import atomic_write_text, package_versions
-from ..records import Ledger, PartMismatch, note_unrecorded_checkpoint
+from ..records import Ledger, PartMismatch, note_unrecorded_checkpoint, prune_checkpoint
 from ..simulation import saved_repetitions
 from ..studies.bootstrap import (
     BOOTSTRAP_LEARNERS,
@@ -149,6 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     ledger.start(name, settings)
             except PartMismatch as err:
                 parser.error(f"argument --out: {err}")
+            prune_checkpoint(checkpoint)
             start = time.time()
             try:
                 study = bootstrap_study(

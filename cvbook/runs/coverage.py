@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from ..provenance import atomic_write, atomic_write_text, package_versions
-from ..records import Ledger, PartMismatch, note_unrecorded_checkpoint
+from ..records import Ledger, PartMismatch, note_unrecorded_checkpoint, prune_checkpoint
 from ..simulation import saved_repetitions
 from ..studies.coverage import DISTRIBUTIONS, LEARNERS, default_learner, run_coverage, summarize
 from ..validation import (
@@ -368,6 +368,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             ledger.start(out.name, settings)
     except PartMismatch as err:
         parser.error(f"argument --out: {err}")
+    prune_checkpoint(checkpoint)
     resumed = len(saved_repetitions(checkpoint))
     start = time.time()
     estimator, grid = default_learner(args.distribution, args.learner)

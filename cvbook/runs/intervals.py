@@ -30,7 +30,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ..provenance import atomic_write, atomic_write_text, package_versions
-from ..records import Ledger, PartMismatch, note_unrecorded_checkpoint
+from ..records import Ledger, PartMismatch, note_unrecorded_checkpoint, prune_checkpoint
 from ..simulation import saved_repetitions
 from ..studies.intervals import (
     CASES,
@@ -176,6 +176,7 @@ def _main_learning_curve(args: argparse.Namespace, out: Path, argv: Sequence[str
     if state == "new":
         note_unrecorded_checkpoint(ck)
         ledger.start("learning_curve", settings)
+    prune_checkpoint(ck)
     start, cpu_start = time.time(), time.process_time()
     resumed = len(saved_repetitions(ck))
     try:
@@ -305,6 +306,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for ck in (out / "parts").glob("*"):
             note_unrecorded_checkpoint(ck)
         ledger.start("long_run", settings)
+    for ck in (out / "parts").glob("*"):
+        prune_checkpoint(ck)
     start, cpu_start = time.time(), time.process_time()
     parts_dir = out / "parts"
     resumed: dict[str, int] = {}
