@@ -1,4 +1,4 @@
-"""Records: what a study returns and what a long run leaves on disk.
+"""Records: what a long run leaves on disk, checked on resume (floor 1 of the package plan).
 
 Every driver of :mod:`cvbook.runs` keeps one record of its parts, in one format: the
 ledger ``records.json`` of its output folder (:class:`Ledger`). A *part* is what a driver
