@@ -253,18 +253,6 @@ class BootstrapEstimates:
         return self.n_bootstraps + 1
 
 
-def _check_predictor(estimator: Any) -> Any:
-    """A clone of ``estimator``, which must predict (a transformer such as ``StandardScaler``
-    fits but has no ``predict``: named, not an ``AttributeError`` inside a fit)."""
-    estimator = clone_estimator(estimator)
-    if not callable(getattr(estimator, "predict", None)):
-        raise ArgumentTypeError(
-            f"estimator must have a predict method (a classifier or a regressor), got "
-            f"{type(estimator).__name__}, which has none"
-        )
-    return estimator
-
-
 def _fit_predict(estimator: Any, X: np.ndarray, y: np.ndarray, train: np.ndarray) -> np.ndarray:
     """Fit a clone on the bootstrap sample and predict every point of ``S``.
 
@@ -340,7 +328,7 @@ def bootstrap_replicate_errors(
     X, y = check_xy(X, y)
     per_point = LOSSES[_loss_name(loss)]
     check_target(y, loss)
-    estimator = _check_predictor(estimator)
+    estimator = clone_estimator(estimator)  # names one without fit or predict
     check_n_jobs(n_jobs)
     splits = check_train_test_splits(splits, len(y), unique_train=False, allow_empty_test=True)
     preds = _replicates(estimator, X, y, splits, n_jobs)
@@ -428,7 +416,7 @@ def bootstrap_estimates(
     name = _loss_name(loss)
     per_point = LOSSES[name]
     check_target(y, loss)
-    estimator = _check_predictor(estimator)
+    estimator = clone_estimator(estimator)  # names one without fit or predict
     check_n_jobs(n_jobs)
     given = splits is not None
     if stratify and not given and name == "squared":

@@ -181,7 +181,7 @@ def test_an_estimator_without_predict_is_named_as_such(call):
     from cvbook.bootstrap import bootstrap_replicate_errors
 
     y = np.r_[np.ones(15, dtype=int), -np.ones(15, dtype=int)]
-    with pytest.raises(TypeError, match=r"estimator must have a predict method.*StandardScaler"):
+    with pytest.raises(TypeError, match=r"with fit and predict.*StandardScaler"):
         if call == "estimates":
             bootstrap_estimates(StandardScaler(), X, y, n_bootstraps=3, random_state=0)
         else:
