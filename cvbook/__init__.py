@@ -19,6 +19,9 @@ floor  module                                 chapter     what it holds
 1      :mod:`cvbook.provenance`               –           Results of long runs: written
                                                           atomically, and stamped with where
                                                           they came from.
+1      :mod:`cvbook.records`                  –           Records: what a long run leaves on
+                                                          disk, checked on resume (floor 1 of
+                                                          the package plan).
 1      :mod:`cvbook.stored_values`            –           The prose's numbers stored in the
                                                           notebook, so that it shows them before
                                                           any kernel runs.

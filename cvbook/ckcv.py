@@ -743,6 +743,23 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
                 raise ValueError(f"param_grid: C must be a positive number, got {c!r}")
         fast = _is_plain_rbf_svc(estimator) and all(p.get("kernel", "rbf") == "rbf" for p in points)
         if fast:
+            # the fast path fits libsvm directly: refuse the class weights SVC refuses
+            for p in points:
+                where = "param_grid" if "class_weight" in p else "estimator"
+                cw = p.get("class_weight", estimator.class_weight)
+                if isinstance(cw, Mapping):
+                    bad = {
+                        c: w
+                        for c, w in cw.items()
+                        if isinstance(w, (bool, np.bool_))
+                        or not isinstance(w, numbers.Real)
+                        or not (np.isfinite(w) and w > 0)
+                    }
+                    if bad:
+                        raise ValueError(
+                            f"{where}: class_weight must give every class a positive finite "
+                            f"weight (SVC fails on the others), got {bad}"
+                        )
             default_gamma = estimator.gamma
             for p in points:
                 p.pop("kernel", None)

@@ -395,7 +395,8 @@ def holdout_interval(
         interval; an end outside the range of the loss shows that the normal
         approximation fails at this ``n_test``, which clipping would hide, and
         the coverage studies of chapter 7 score the interval as defined. Use
-        ``"clopper_pearson"`` for an interval inside [0, 1].
+        ``"clopper_pearson"`` for an interval inside [0, 1]. The Wald interval needs
+        at least 2 test points (one gives no standard deviation: refused).
     alpha : float, default=0.05
     random_state : None, int or numpy Generator
 
@@ -425,6 +426,12 @@ def holdout_interval(
             f"got loss={loss!r}: use method='wald'"
         )
     n_test = check_test_count(test_size, n)
+    if method == "wald" and n_test < 2:
+        raise ValueError(
+            f"test_size must give at least 2 test points for method='wald' (its width "
+            f"needs the standard deviation of the test losses), got {n_test}; use "
+            "method='clopper_pearson' for one test point"
+        )
     rng = check_rng(random_state)
     (split,) = random_splits(y, 1, n_test, loss, rng)
     (losses,) = split_losses(estimator, X, y, [split], loss)
@@ -433,7 +440,7 @@ def holdout_interval(
         lo, hi = clopper_pearson_interval(int(losses.sum()), n_test, alpha)
         name = "holdout_cp"
     else:
-        half = _z(alpha) * float(losses.std(ddof=1)) / math.sqrt(n_test) if n_test > 1 else np.inf
+        half = _z(alpha) * float(losses.std(ddof=1)) / math.sqrt(n_test)
         lo, hi = est - half, est + half
         name = "holdout_wald"
     return RiskInterval(est, float(lo), float(hi), name, "conditional", n - n_test, 1, alpha)

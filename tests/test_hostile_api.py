@@ -841,7 +841,13 @@ def test_drivers_coverage_writes_under_the_exact_out_path(tmp_path):
     for name, seed in (("run.a", "1"), ("run.b", "2")):
         assert main(["--out", str(tmp_path / name), "--seed", seed, *common]) == 0
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == ["run.a.json", "run.a.records.csv.gz", "run.b.json", "run.b.records.csv.gz"]
+    assert names == [
+        "records.json",  # the ledger of the folder's runs (cvbook.records)
+        "run.a.json",
+        "run.a.records.csv.gz",
+        "run.b.json",
+        "run.b.records.csv.gz",
+    ]
     assert load_results(tmp_path / "run.a")[1]["parameters"]["seed"] == 1
     assert load_results(tmp_path / "run.b")[1]["parameters"]["seed"] == 2
 
@@ -1013,7 +1019,7 @@ def _second_pass_cases() -> dict:
         "bootstrap.no_information_rate continuous": (
             lambda: bootstrap.no_information_rate([0.5, 1.5], [0.5, 1.5]),
             ValueError,
-            "y_true",
+            "y must hold class labels",  # its argument is y (issue 35), not y_true
         ),
         "bootstrap.no_information_rate length": (
             lambda: bootstrap.no_information_rate([0, 1, 1], [0, 1]),

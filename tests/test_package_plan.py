@@ -22,6 +22,7 @@ FLOORS: dict[str, int] = {
     "cvbook.book": 1,
     "cvbook.claims": 1,
     "cvbook.provenance": 1,
+    "cvbook.records": 1,
     "cvbook.stored_values": 1,
     "cvbook.validation": 1,
     "cvbook.bounds": 2,

@@ -34,19 +34,24 @@ from sklearn.model_selection import (
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
+from sklearn.utils.validation import check_is_fitted
 
 from .. import simulation, stats
 from ..bootstrap import BootstrapSplit, bootstrap_estimates, no_information_rate
 from ..datasets.synthetic import Ringnorm, TwoGaussians, Twonorm, linear_rule, true_risk
 from ..provenance import atomic_write
+from ..records import missing_key
 from ..validation import (
     ArgumentTypeError,
     check_distribution,
     check_estimator_arg,
+    check_features,
     check_float,
     check_int,
+    check_output_path,
     check_random_state,
     check_rng,
+    check_xy,
 )
 
 __all__ = [
@@ -73,6 +78,9 @@ __all__ = [
 
 #: The smallest data set a study takes: stratified 10-fold needs a class of 10 points.
 MIN_M = 20
+
+#: The fewest fresh points that score a model (a smaller fresh sample may miss a class).
+MIN_FRESH = 100
 
 #: The estimates a trial computes, in the order of the chapter's tables.
 ESTIMATES: tuple[str, ...] = ("oob", ".632", ".632+", "cv2", "cv5", "cv10", "cv10x5", "loo")
@@ -198,7 +206,7 @@ class TunedSVC(ClassifierMixin, BaseEstimator):
         _check_grid_values(self.Cs, "Cs")
         _check_grid_values(self.gammas, "gammas")
         check_int(self.cv, "cv", minimum=2)
-        X, y = np.asarray(X, dtype=float), np.asarray(y)
+        X, y = check_xy(X, y)
         self.classes_, counts = np.unique(y, return_counts=True)
         grid = [(C, g) for C in self.Cs for g in self.gammas]
         if len(self.classes_) < 2:  # one class: nothing to tune or to separate
@@ -220,10 +228,14 @@ class TunedSVC(ClassifierMixin, BaseEstimator):
         return self
 
     def predict(self, X: Any) -> np.ndarray:
-        """The refitted SVM's labels (the one class, if the training set had one)."""
-        X = np.asarray(X, dtype=float)
+        """The refitted SVM's labels (the one class, if the training set had one).
+
+        Before ``fit``, a ``sklearn.exceptions.NotFittedError``.
+        """
+        check_is_fitted(self, "classes_")
+        X = check_features(X, "X")
         if self.model_ is None:
-            return np.full(len(X), self.classes_[0])
+            return np.full(X.shape[0], self.classes_[0])
         return self.model_.predict(X)
 
 
@@ -272,14 +284,33 @@ def _risk(model: Any, distribution: Any, fresh: tuple[np.ndarray, np.ndarray] | 
     return true_risk(model, distribution, sample=fresh)
 
 
+#: Draws of a data set before :func:`_sample` gives up (a class of fewer than 2 points).
+MAX_DRAWS = 1000
+
+
 def _sample(distribution: Any, m: int, rng: np.random.Generator) -> tuple:
     """``m`` i.i.d. points, redrawn while a class has fewer than 2 of them (then a training
     part of LOO or of stratified K-fold would hold one class). At ``m = 20`` and prior 1/2
-    a redraw happens with probability ``21 / 2**19``, about 4e-5."""
-    while True:
+    a redraw happens with probability ``21 / 2**19``, about 4e-5. A distribution that
+    draws other than two classes, or whose every one of :data:`MAX_DRAWS` samples has a
+    class of fewer than 2 points, is refused by name (a ``ValueError``), not redrawn
+    forever."""
+    for _ in range(MAX_DRAWS):
         X, y = distribution.sample(m, random_state=rng)
-        if np.unique(y, return_counts=True)[1].min() >= 2 and len(np.unique(y)) == 2:
+        labels, counts = np.unique(y, return_counts=True)
+        if len(labels) > 2:
+            raise ValueError(
+                f"distribution must draw two classes, but a sample of m={m} points holds "
+                f"{len(labels)}: {labels.tolist()[:5]}"
+            )
+        if len(labels) == 2 and counts.min() >= 2:
             return X, y
+    last = dict(zip(labels.tolist(), counts.tolist(), strict=True))
+    raise ValueError(
+        f"distribution drew no sample of m={m} points with 2 points of each of two classes "
+        f"in {MAX_DRAWS} draws (the last held {last}): "
+        "a class is too rare for m; draw more points or use a distribution with two classes"
+    )
 
 
 def _seeded(learner: Any, rng: np.random.Generator) -> Any:
@@ -327,7 +358,7 @@ def bootstrap_trial(
     target_sizes : sequence of int, default=()
         Training sizes of the risk draws, each >= 4 (two points of each class).
     n_fresh : int, default=20_000
-        Fresh points for a risk that is not exact, >= 1.
+        Fresh points for a risk that is not exact, >= 100 (so that they hold both classes).
 
     Returns
     -------
@@ -354,7 +385,7 @@ def bootstrap_trial(
             f"target_sizes must be a sequence of training sizes, got {target_sizes!r}"
         )
     target_sizes = [check_int(n, "target_sizes", minimum=4) for n in target_sizes]
-    n_fresh = check_int(n_fresh, "n_fresh", minimum=1)
+    n_fresh = check_int(n_fresh, "n_fresh", minimum=MIN_FRESH)
     X, y = _sample(distribution, m, rng)
     est = _seeded(learner, rng)
     model = clone(est).fit(X, y)
@@ -406,6 +437,8 @@ def no_information_trial(
     (0.0, 0.5)
     """
     rng = check_rng(rng, "rng")
+    m = check_int(m, "m", minimum=2)
+    n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=2)
     X, y = NoInformation(dim=dim).sample(m, random_state=rng)
     nn = KNeighborsClassifier(n_neighbors=1, algorithm="kd_tree")
     # Efron's plain bootstrap (classes balanced in S, so a one-class sample has
@@ -676,20 +709,38 @@ class BootstrapStudy:
             raise ValueError(f"values must hold the key 'risk', got {sorted(self.values)}")
         lengths = {}
         for key, column in self.values.items():
+            if not isinstance(key, str):
+                raise ArgumentTypeError(f"values must have str keys, got the key {key!r}")
             shape = np.shape(column)
             if len(shape) != 1:
                 raise ValueError(f"values[{key!r}] must be 1-d (one value per data set)")
+            kind = np.asarray(column).dtype.kind
+            if kind not in "biuf":
+                raise ArgumentTypeError(
+                    f"values[{key!r}] must hold numbers, got an array of dtype "
+                    f"{np.asarray(column).dtype}"
+                )
             lengths[key] = shape[0]
         if len(set(lengths.values())) > 1:
             raise ValueError(f"values must hold one value per data set in each key, got {lengths}")
-        check_int(self.m, "m", minimum=1)
+        if lengths["risk"] == 0:
+            raise ValueError("values must hold at least one data set, got empty arrays")
+        check_int(self.m, "m", minimum=10)
         for name in ("learner", "distribution"):
-            if not isinstance(getattr(self, name), str):
-                raise ArgumentTypeError(
-                    f"{name} must be a str (its name), got {getattr(self, name)!r}"
+            value = getattr(self, name)
+            if not isinstance(value, str):
+                raise ArgumentTypeError(f"{name} must be a str (its name), got {value!r}")
+            if not value or any(c.isspace() or c == "=" for c in value):
+                raise ValueError(
+                    f"{name} must be a non-empty name without spaces or '=' (write_study "
+                    f"writes it in a header), got {value!r}"
                 )
 
     def __getitem__(self, key: str) -> np.ndarray:
+        """The values of ``key``; a missing key raises a
+        :class:`~cvbook.records.RecordKeyError` that names it and the keys held."""
+        if key not in self.values:
+            raise missing_key(key, self.values, "study")
         return self.values[key]
 
     @property
@@ -701,11 +752,11 @@ class BootstrapStudy:
         """Mean of ``estimate - target`` with its SE over the data sets. Against ``risk``
         this is the bias for ``Err_m`` (the mean of ``L(f_S)``); against ``err_at_<n>``,
         for ``Err_n``."""
-        return stats.paired_difference(self.values[estimate], self.values[target])
+        return stats.paired_difference(self[estimate], self[target])
 
     def squared_errors(self, estimate: str) -> np.ndarray:
         """``(estimate - L(f_S))**2`` per data set: its mean is the MSE for ``L(f_S)``."""
-        return (self.values[estimate] - self.values["risk"]) ** 2
+        return (self[estimate] - self["risk"]) ** 2
 
     def rmse(self, estimate: str) -> float:
         """Root mean squared error for ``L(f_S)`` over the data sets."""
@@ -754,6 +805,7 @@ def bootstrap_study(
             f"target_sizes must be a sequence of training sizes, got {target_sizes!r}"
         )
     sizes = tuple(check_int(n, "target_sizes", minimum=4) for n in target_sizes)
+    n_fresh = check_int(n_fresh, "n_fresh", minimum=MIN_FRESH)
     rows = simulation.repeat(
         bootstrap_trial,
         n_repeats,
@@ -786,6 +838,7 @@ def own_size(estimate: str, m: int) -> int:
     >>> [own_size(e, 40) for e in ESTIMATES]
     [25, 40, 40, 20, 32, 36, 36, 40]
     """
+    m = check_int(m, "m", minimum=10)
     if estimate == "oob":
         return round(0.632 * m)
     if estimate in ("cv2", "cv5", "cv10", "cv10x5"):
@@ -844,6 +897,7 @@ def write_study(path: Any, study: BootstrapStudy) -> None:
     (True, 'lda', 20)
     """
     _check_study(study)
+    path = check_output_path(path, "path", folder=False)
     names = list(study.values)
     header = f"# distribution={study.distribution} learner={study.learner} m={study.m}\n"
     lines = [header, ",".join(names) + "\n"]

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from scipy.sparse import issparse
 from scipy.special import ndtr
 from scipy.stats import t as student_t
 from sklearn.base import clone
@@ -56,12 +57,16 @@ from ..bounds import clopper_pearson_interval
 from ..dependence import BlockedKFold, intraclass_correlation
 from ..provenance import atomic_write
 from ..simulation import repeat
+from ..stats import power_of_two_scale
 from ..validation import (
     ArgumentTypeError,
     check_1d_labels,
+    check_estimator_arg,
     check_features,
+    check_finite,
     check_float,
     check_int,
+    check_model,
     check_rng,
     check_same_length,
     check_target_for_loss,
@@ -147,7 +152,11 @@ class GroupedGaussians:
         return self.icc if self.label_icc is None else float(self.label_icc)
 
     def sample(self, rng: np.random.Generator):
-        """``X, y, groups, centres, effects``: one data set and its hidden group terms."""
+        """``X, y, groups, centres, effects``: one data set and its hidden group terms.
+
+        ``rng`` is a Generator (used as is) or any seed of the seed rule.
+        """
+        rng = check_rng(rng, "rng")
         a, c = np.sqrt(self.icc), np.sqrt(1.0 - self.icc)
         an, cn = np.sqrt(self.noise_icc), np.sqrt(1.0 - self.noise_icc)
         groups = np.repeat(np.arange(self.n_groups), self.group_size)
@@ -163,8 +172,12 @@ class GroupedGaussians:
     ) -> tuple[float, float]:
         """Risk of ``model`` on a new group and its Monte Carlo SE.
 
-        The conditional risk given ``x`` is exact; it is averaged over ``n_fresh`` fresh ``x``.
+        The conditional risk given ``x`` is exact; it is averaged over ``n_fresh`` fresh ``x``
+        (``n_fresh >= 2``, so that the SE exists).
         """
+        model = check_model(model, "model")
+        rng = check_rng(rng, "rng")
+        n_fresh = check_int(n_fresh, "n_fresh", minimum=2)
         X = rng.standard_normal((n_fresh, self.d))
         p = ndtr(self.slope * X[:, 0])  # P(y = +1 | x) for a point of a new group
         return _mean_se(np.where(model.predict(X) == 1, 1.0 - p, p))
@@ -175,8 +188,20 @@ class GroupedGaussians:
         """Risk of ``model`` on new points of the data set's own groups, and its Monte Carlo SE.
 
         Each group weighs the same; the conditional risk given ``x`` and the group's
-        effect is exact, averaged over ``n_fresh // n_groups`` fresh ``x`` per group.
+        effect is exact, averaged over ``n_fresh // n_groups`` fresh ``x`` per group (at least
+        one; ``n_fresh >= 2``). ``centres`` and ``effects`` are what :meth:`sample` returned.
         """
+        model = check_model(model, "model")
+        rng = check_rng(rng, "rng")
+        n_fresh = check_int(n_fresh, "n_fresh", minimum=2)
+        centres = check_features(centres, "centres")
+        effects = check_finite(effects, "effects")
+        if centres.shape != (self.n_groups, self.d) or np.shape(effects) != (self.n_groups,):
+            raise ValueError(
+                f"centres and effects must be what sample() returned: shapes "
+                f"({self.n_groups}, {self.d}) and ({self.n_groups},), got {centres.shape} and "
+                f"{np.shape(effects)}"
+            )
         a, c = np.sqrt(self.icc), np.sqrt(1.0 - self.icc)
         an, cn = np.sqrt(self.noise_icc), np.sqrt(1.0 - self.noise_icc)
         per = max(1, n_fresh // self.n_groups)
@@ -200,13 +225,40 @@ _GROUP_SPLITTERS = (
 )
 
 
-def _check_cv_arguments(X: Any, y: Any, cv: Any, groups: Any = None) -> None:
-    """``cv`` a splitter, ``groups`` given to a group splitter, one row, label and group each."""
+def _check_cv_features(X: Any) -> Any:
+    """``X`` as a 2-d array the folds can index (a DataFrame or a list becomes an array; a
+    ``scipy.sparse`` matrix is kept). Missing values and categories coded as numbers pass:
+    a pipeline may impute or encode them."""
+    if issparse(X):
+        return X.tocsr()
+    if isinstance(X, (str, bytes)) or X is None:
+        raise ArgumentTypeError(f"X must be a 2-d array of numbers, got {X!r}")
+    arr = np.asarray(X.to_numpy() if hasattr(X, "to_numpy") else X)
+    if arr.dtype.kind not in "biuf":
+        raise ArgumentTypeError(f"X must hold numbers, got an array of dtype {arr.dtype}")
+    if arr.ndim != 2:
+        raise ValueError(
+            f"X must be 2-dimensional (n_samples, n_features), got shape {arr.shape}"
+            + (" (reshape with X.reshape(-1, 1) for one feature)" if arr.ndim == 1 else "")
+        )
+    if np.any(np.isinf(arr)):
+        raise ValueError("X must not hold infinite values")
+    return arr
+
+
+def _check_cv_arguments(model: Any, X: Any, y: Any, cv: Any, groups: Any = None) -> Any:
+    """``model`` an estimator, ``cv`` a splitter, ``groups`` given to a group splitter, one
+    row, label and group each; returns ``X`` and ``groups`` as the folds index them."""
+    check_estimator_arg(model, "model")
     if not callable(getattr(cv, "split", None)) or isinstance(cv, type):
         raise ArgumentTypeError(
             f"cv must be a splitter with a split method, such as KFold(5), got {cv!r}"
         )
-    check_same_length(("X", X), ("y", y))
+    X = _check_cv_features(X)
+    if X.shape[0] != y.shape[0]:
+        raise ValueError(
+            f"arrays must have the same length: X has {X.shape[0]}, y has {y.shape[0]}"
+        )
     if groups is None:
         if isinstance(cv, _GROUP_SPLITTERS):
             raise ValueError(
@@ -215,7 +267,12 @@ def _check_cv_arguments(X: Any, y: Any, cv: Any, groups: Any = None) -> None:
             )
     else:
         groups = check_1d_labels(groups, "groups")
-        check_same_length(("X", X), ("groups", groups))
+        if groups.shape[0] != X.shape[0]:
+            raise ValueError(
+                f"arrays must have the same length: X has {X.shape[0]}, groups has "
+                f"{groups.shape[0]}"
+            )
+    return X, groups
 
 
 def cv_error(model: Any, X: np.ndarray, y: np.ndarray, cv: Any, groups: Any = None) -> float:
@@ -235,7 +292,7 @@ def cv_error(model: Any, X: np.ndarray, y: np.ndarray, cv: Any, groups: Any = No
     0.25
     """
     y = check_target_for_loss(y, "zero_one", "y")
-    _check_cv_arguments(X, y, cv, groups)
+    X, groups = _check_cv_arguments(model, X, y, cv, groups)
     fold_errors = [
         np.mean(clone(model).fit(X[tr], y[tr]).predict(X[te]) != y[te])
         for tr, te in cv.split(X, y, groups)
@@ -246,7 +303,8 @@ def cv_error(model: Any, X: np.ndarray, y: np.ndarray, cv: Any, groups: Any = No
 def cv_mse(model: Any, X: np.ndarray, y: np.ndarray, cv: Any) -> float:
     """The cross-validated squared error of ``model`` (mean over folds of the fold MSE).
 
-    ``cv`` is a splitter (an object with ``split``) and ``y`` holds numbers.
+    ``cv`` is a splitter (an object with ``split``) and ``y`` holds numbers. A group
+    splitter (``GroupKFold``, ...) is refused: this function takes no ``groups``.
 
     Examples
     --------
@@ -256,7 +314,7 @@ def cv_mse(model: Any, X: np.ndarray, y: np.ndarray, cv: Any) -> float:
     2.5
     """
     y = check_target_for_loss(y, "squared", "y")
-    _check_cv_arguments(X, y, cv)
+    X, _ = _check_cv_arguments(model, X, y, cv)
     fold_errors = [
         np.mean((clone(model).fit(X[tr], y[tr]).predict(X[te]) - y[te]) ** 2)
         for tr, te in cv.split(X, y)
@@ -306,7 +364,7 @@ def groups_trial(
         n_groups=n_groups, group_size=group_size, icc=icc, d=d, label_icc=label_icc
     )
     n_splits = check_int(n_splits, "n_splits", minimum=2, maximum=n_groups)
-    n_fresh = check_int(n_fresh, "n_fresh", minimum=1)
+    n_fresh = check_int(n_fresh, "n_fresh", minimum=2)
     # the training part beside the largest group fold (groups of equal size)
     smallest_train = (n_groups - -(-n_groups // n_splits)) * group_size
     n_neighbors = check_int(n_neighbors, "n_neighbors", minimum=1)
@@ -470,7 +528,8 @@ class AR1Series:
         return scale * z
 
     def sample(self, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-        """``X`` (shape ``(n, 1)``) and ``y`` in time order."""
+        """``X`` (shape ``(n, 1)``) and ``y`` in time order (``rng``: any seed of the seed rule)."""
+        rng = check_rng(rng, "rng")
         x = self._ar1(rng, 1.0)
         e = self._ar1(rng, self.noise)
         return x[:, None], self.signal(x) + e
@@ -481,9 +540,16 @@ class AR1Series:
         """Squared-error risk of ``model`` on the far future, and its Monte Carlo SE.
 
         The noise term ``noise ** 2`` is exact; the rest is averaged over ``n_fresh`` fresh x
-        (or over the given ``x``, so that several models share one sample).
+        (or over the given ``x``, so that several models share one sample; ``n_fresh >= 2``,
+        so that the SE exists).
         """
-        x = rng.standard_normal(n_fresh) if x is None else np.asarray(x, dtype=float)
+        model = check_model(model, "model")
+        if x is None:
+            rng = check_rng(rng, "rng")
+            n_fresh = check_int(n_fresh, "n_fresh", minimum=2)
+            x = rng.standard_normal(n_fresh)
+        else:
+            x = check_finite(x, "x")
         return _mean_se((self.signal(x) - model.predict(x[:, None])) ** 2 + self.noise**2)
 
 
@@ -515,19 +581,35 @@ def time_trial(
     """
     rng = check_rng(rng, "rng")
     series = AR1Series(n=n, phi=phi)
-    n_splits = check_int(n_splits, "n_splits", minimum=2)
+    n_splits = check_int(n_splits, "n_splits", minimum=2, maximum=n // 2)
     gap = check_int(gap, "gap", minimum=0)
-    n_fresh = check_int(n_fresh, "n_fresh", minimum=1)
-    X, y = series.sample(rng)
-    model = KNeighborsRegressor(n_neighbors=check_int(n_neighbors, "n_neighbors", minimum=1))
-    seed = int_seed(rng)
+    n_fresh = check_int(n_fresh, "n_fresh", minimum=2)
+    n_neighbors = check_int(n_neighbors, "n_neighbors", minimum=1)
+    # The folds depend only on n, n_splits and gap: check them before drawing the series.
     splitters = {
-        "shuffled": KFold(n_splits, shuffle=True, random_state=seed),
+        "shuffled": KFold(n_splits, shuffle=True, random_state=0),
         "blocked": BlockedKFold(n_splits),
         "blocked_gap": BlockedKFold(n_splits, gap=gap),
         "forward": TimeSeriesSplit(n_splits),
         "forward_gap": TimeSeriesSplit(n_splits, gap=gap),
     }
+    index = np.zeros((n, 1))
+    for name, cv in splitters.items():
+        try:
+            smallest = min(len(tr) for tr, _ in cv.split(index))
+        except ValueError as err:
+            raise ValueError(
+                f"n={n}, n_splits={n_splits} and gap={gap} give no {name} split: {err}"
+            ) from None
+        if n_neighbors > smallest:
+            raise ValueError(
+                f"n_neighbors must be <= {smallest}, the points of the smallest training part "
+                f"({name} split of n={n} points with n_splits={n_splits}, gap={gap}), "
+                f"got {n_neighbors}"
+            )
+    X, y = series.sample(rng)
+    model = KNeighborsRegressor(n_neighbors=n_neighbors)
+    splitters["shuffled"] = KFold(n_splits, shuffle=True, random_state=int_seed(rng))
     out = {name: cv_mse(model, X, y, cv) for name, cv in splitters.items()}
     fitted = KNeighborsRegressor(n_neighbors=model.n_neighbors).fit(X, y)
     x_fresh = rng.standard_normal(n_fresh)
@@ -713,11 +795,17 @@ def label_correlation(X: np.ndarray, y: np.ndarray) -> np.ndarray:
             f"y must hold two classes: all its {y.size} labels equal {y[0]!r}, and a constant "
             "y has no correlation with any column"
         )
-    Xc = X - X.mean(axis=0)
-    yc = y - y.mean()
-    denom = np.sqrt((Xc**2).sum(axis=0) * (yc @ yc))
-    varies = np.ptp(X, axis=0) > 0
-    return np.divide(yc @ Xc, denom, out=np.full(X.shape[1], np.nan), where=varies & (denom > 0))
+    varies = np.max(X, axis=0) > np.min(X, axis=0)
+    # Each column divided by a power of two near its largest magnitude before centring
+    # and squaring: exact, so r is the plain formula's on ordinary data, and neither the
+    # mean nor the squares overflow or underflow on values of 1e+-300.
+    Xs = X[:, varies]
+    Xs = Xs / np.array([power_of_two_scale(col) for col in Xs.T])
+    ys = y / power_of_two_scale(y)
+    Xc, yc = Xs - Xs.mean(axis=0), ys - ys.mean()
+    r = np.full(X.shape[1], np.nan)
+    r[varies] = np.clip((yc @ Xc) / np.sqrt((Xc**2).sum(axis=0) * (yc @ yc)), -1.0, 1.0)
+    return r
 
 
 def esl_trial(
@@ -808,10 +896,19 @@ def preprocessing_trial(
     ['right', 'risk', 'wrong']
     """
     rng = check_rng(rng, "rng")
+    n_splits = check_int(n_splits, "n_splits", minimum=2)
     n = check_int(n, "n", minimum=2 * n_splits)
     d = check_int(d, "d", minimum=1)
     missing = check_float(missing, "missing", minimum=0, maximum=1, exclusive=True)
     n_fresh = check_int(n_fresh, "n_fresh", minimum=1)
+    n_neighbors = check_int(n_neighbors, "n_neighbors", minimum=1)
+    # stratified folds of the two classes (n // 2 and n - n // 2 points)
+    smallest_train = n - -(-(n // 2) // n_splits) - -(-(n - n // 2) // n_splits)
+    if n_neighbors > smallest_train:
+        raise ValueError(
+            f"n_neighbors must be <= {smallest_train}, the points of the smallest training part "
+            f"of n={n} points in n_splits={n_splits} stratified folds, got {n_neighbors}"
+        )
     scales = 10.0 ** (np.arange(d) - 2)
 
     def draw(m: int, y: np.ndarray) -> np.ndarray:
@@ -821,7 +918,7 @@ def preprocessing_trial(
 
     y = _balanced_labels(rng, n)
     X = draw(n, y)
-    clf = KNeighborsClassifier(n_neighbors=check_int(n_neighbors, "n_neighbors", minimum=1))
+    clf = KNeighborsClassifier(n_neighbors=n_neighbors)
     cv = StratifiedKFold(n_splits, shuffle=True, random_state=int_seed(rng))
     X_all = make_pipeline(SimpleImputer(), StandardScaler()).fit_transform(X)
     pipe = make_pipeline(SimpleImputer(), StandardScaler(), clf)
@@ -866,6 +963,7 @@ def target_encoding_trial(
     True
     """
     rng = check_rng(rng, "rng")
+    n_splits = check_int(n_splits, "n_splits", minimum=2)
     n = check_int(n, "n", minimum=2 * n_splits)
     n_levels = check_int(n_levels, "n_levels", minimum=2)
     y = _balanced_labels(rng, n)
