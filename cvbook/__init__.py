@@ -10,6 +10,7 @@ floor  module                            what it holds (chapter)
 1      :mod:`cvbook.validation`          every argument check (all)
 1      :mod:`cvbook.book`                published numbers, parameter checks, records (all)
 1      :mod:`cvbook.stored_values`       the prose's numbers stored in a notebook; papermill engine
+1      :mod:`cvbook.claims`              every comparison a chapter states, with its verdict (all)
 1      :mod:`cvbook.provenance`          atomic writes, git commit, package versions
 2      :mod:`cvbook.risk`                losses (one ``Loss`` type), empirical and true risk (1)
 2      :mod:`cvbook.bounds`              Clopper--Pearson bounds (1, 5, 6, 7)

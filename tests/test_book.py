@@ -420,3 +420,118 @@ def test_chapters_that_print_markdown_tables_render_them_as_myst():
         )
         fmt = nb.metadata.get("mystnb", {}).get("render_markdown_format")
         assert not tables or fmt == "myst", f"{nb_path.name} prints a table as {fmt!r}"
+
+
+# --- claims (cvbook.claims): every comparison is a claim, every Moral bullet cites one --
+
+#: An assert that compares a magnitude with a bound ("no difference": |z| < 4) belongs in a
+#: claim with a stated margin (Claims.within), never in a bare assert.
+_ABS_ASSERT = re.compile(r"^\s*assert\b[^\n]*\b(?:abs|np\.abs|np\.absolute|math\.fabs)\(", re.M)
+_CHAINED_Z = re.compile(r"^\s*assert\s+-\s*\d+(?:\.\d+)?\s*<[^\n]*<\s*\d", re.M)
+
+
+def _committed_claims(nb) -> dict | None:
+    from cvbook.claims import CLAIMS_MIME
+
+    found = None
+    for cell in nb.cells:
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            found = output.get("data", {}).get(CLAIMS_MIME, found)
+    return found
+
+
+def _moral_bullets(nb) -> list[str]:
+    """The bullets of the chapter's Moral, continuation lines joined to their bullet; a
+    Moral written without bullets counts each of its paragraphs as one."""
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        lines = cell.source.splitlines()
+        heads = [i for i, line in enumerate(lines) if re.match(r"#+ .*moral", line, re.I)]
+        if not heads:
+            continue
+        body: list[str] = []
+        for line in lines[heads[0] + 1 :]:
+            if line.startswith("#"):
+                break
+            if not re.match(r"\s*(```|:class:)", line):
+                body.append(line)
+        bullets: list[str] = []
+        for line in body:
+            if re.match(r"\s{0,3}(?:[-*]|\d+\.)\s", line):
+                bullets.append(line.strip())
+            elif bullets and line.strip():
+                bullets[-1] += " " + line.strip()
+        if bullets:
+            return bullets
+        paragraphs = re.split(r"\n\s*\n", "\n".join(body))
+        return [p.replace("\n", " ").strip() for p in paragraphs if p.strip()]
+    return []
+
+
+def test_the_assert_checks_flag_what_they_should():
+    assert _ABS_ASSERT.search("x = 1\nassert abs(z) < 4, 'unbiased'\n")
+    assert _ABS_ASSERT.search("    assert np.abs(d).max() < 0.01\n")
+    assert _CHAINED_Z.search("assert -4 < z < 4\n")
+    assert not _ABS_ASSERT.search("assert np.isclose(a, b)\nclaims.within('x', abs(z))\n")
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_markdown_cell(
+            "## Moral\n\n- one {eval}`N.ch0_a` and\n  more\n- two, no number\n\n## Next"
+        )
+    ]
+    assert _moral_bullets(nb) == ["- one {eval}`N.ch0_a` and more", "- two, no number"]
+    nb.cells = [
+        nbformat.v4.new_markdown_cell("## Moral\n\n```{admonition} Moral\nA\nb.\n\nC.\n```")
+    ]
+    assert _moral_bullets(nb) == ["A b.", "C."]
+
+
+@pytest.mark.parametrize("nb_path", chapter_notebooks(), ids=lambda p: p.stem)
+def test_no_chapter_asserts_a_magnitude_outside_a_claim(nb_path):
+    nb = nbformat.read(nb_path, as_version=4)
+    found = [
+        m.group(0).strip()
+        for c in nb.cells
+        if c.cell_type == "code"
+        for pattern in (_ABS_ASSERT, _CHAINED_Z)
+        for m in pattern.finditer(c.source)
+    ]
+    assert not found, f"{nb_path.name}: make these claims (cvbook.claims): {found}"
+
+
+@pytest.mark.parametrize("nb_path", chapter_notebooks(), ids=lambda p: p.stem)
+def test_every_claim_of_the_committed_run_is_shown(nb_path):
+    nb = nbformat.read(nb_path, as_version=4)
+    found = _committed_claims(nb)
+    assert found, f"{nb_path.name}: no claim table (end the chapter with claims.show())"
+    assert found["strict"], f"{nb_path.name}: committed from a run at other than default sizes"
+    not_shown = [c["id"] for c in found["claims"] if c["verdict"] != "shown"]
+    assert found["claims"] and not not_shown, f"{nb_path.name}: not shown: {not_shown}"
+
+
+@pytest.mark.parametrize("nb_path", chapter_notebooks(), ids=lambda p: p.stem)
+def test_every_moral_bullet_cites_a_claim(nb_path):
+    nb = nbformat.read(nb_path, as_version=4)
+    found = _committed_claims(nb) or {"claims": []}
+    ids = {c["id"] for c in found["claims"]}
+    bullets = _moral_bullets(nb)
+    assert bullets, f"{nb_path.name}: the Moral has no bullets"
+    bare = [
+        b[:70]
+        for b in bullets
+        if not any(
+            name == i or (name.startswith(i + "_") and name[len(i) + 1 :] in ("z", "verdict"))
+            for name in re.findall(r"\{eval\}`N\.(\w+)`", b)
+            for i in ids
+        )
+    ]
+    assert not bare, f"{nb_path.name}: Moral bullets citing no claim's number: {bare}"
+
+
+def test_the_ledger_lists_every_claim_of_every_chapter():
+    text = (ROOT / "ledger.md").read_text(encoding="utf-8")
+    for nb_path in chapter_notebooks():
+        found = _committed_claims(nbformat.read(nb_path, as_version=4)) or {"claims": []}
+        for c in found["claims"]:
+            assert f"(`{c['id']}`)" in text, f"ledger.md misses {c['id']}: run tools/ledger.py"

@@ -21,6 +21,7 @@ FLOORS: dict[str, int] = {
     "cvbook.validation": 1,
     "cvbook.book": 1,
     "cvbook.stored_values": 1,
+    "cvbook.claims": 1,
     "cvbook.provenance": 1,
     "cvbook.risk": 2,
     "cvbook.bounds": 2,

@@ -1,0 +1,403 @@
+"""Claims: every comparison a chapter states, as a named object with a target and a verdict.
+
+A sentence of the book that compares ("2-fold is pessimistic", "LOO is unbiased within
+±0.02", "the bound covers at its level") rests on a :class:`Claim`: an id, the sentence,
+the target the estimate is scored against (``L(f_S)``, ``Err_n at n = 0.9 m``, ...), the
+estimate with its standard error or an interval, and a kind:
+
+* ``greater`` / ``less`` than a value: the interval ``estimate ± z·se`` (z = 4, the
+  book's rule, unless stated) lies wholly above / below it;
+* ``within`` ±margin of a centre: an equivalence claim, shown when the whole interval lies
+  inside the margin. The margin is a difference a reader would care about, stated in
+  the prose, never the one the run happened to give;
+* ``covers`` / ``excludes`` a level: a coverage's Clopper–Pearson interval holds / does
+  not hold the nominal level.
+
+Each claim gets a verdict: *shown*, *not resolved* (the interval straddles the line) or
+*contradicted* (resolved the other way). A chapter makes one :class:`Claims` in its check
+cell, ``strict`` at its default sizes: there, a claim that is not shown stops the run at
+once with a :class:`ClaimError` that names it and gives its numbers, under any seed. At
+any other legal parameters nothing stops, and :meth:`Claims.show` tells the reader which
+of the chapter's statements hold under their settings. Identities and invariants stay
+plain ``assert`` statements.
+
+Every claim publishes its numbers for the prose (``N.<id>``, ``N.<id>_z``,
+``N.<id>_verdict``), and :meth:`Claims.show` displays the chapter's table with a
+machine-readable copy (MIME type :data:`CLAIMS_MIME`) from which ``tools/ledger.py``
+builds the appendix's ledger of every claim of the book.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from .book import format_number, format_pm, publish
+from .validation import check_float
+
+__all__ = ["CLAIMS_MIME", "KINDS", "VERDICTS", "Claim", "ClaimError", "Claims"]
+
+#: The MIME type of the machine-readable claim table in a chapter's last output.
+CLAIMS_MIME = "application/vnd.cvbook.claims+json"
+#: The kinds of claim.
+KINDS = ("greater", "less", "within", "covers", "excludes")
+#: The verdicts, best first.
+VERDICTS = ("shown", "not resolved", "contradicted")
+#: The book's rule: an estimate is resolved when it lies 4 standard errors from the line.
+DEFAULT_Z = 4.0
+
+_PREFIX = re.compile(r"^ch[0-9]+[a-z]?$")
+
+
+class ClaimError(AssertionError):
+    """A claim that the chapter's default run did not show (it names the claim)."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One comparison the prose states, with its numbers and its verdict.
+
+    ``low`` and ``high`` are the interval the verdict reads: ``estimate ± z·se`` when a
+    standard error is given, otherwise the interval the claim was given. ``value`` is the
+    line of a ``greater``/``less`` claim, the level of ``covers``/``excludes`` and the
+    centre of ``within``; ``margin`` is the half-width of ``within`` (else ``None``).
+
+    Examples
+    --------
+    >>> c = Claim("ch0_x", "x is positive", "L(f_S)", "greater", 0.5, 0.1, 0.1, 0.9, 0.0,
+    ...           None, 4.0)
+    >>> c.verdict, round(c.z, 1)
+    ('shown', 5.0)
+    """
+
+    id: str
+    sentence: str
+    target: str
+    kind: str
+    estimate: float
+    se: float | None
+    low: float
+    high: float
+    value: float
+    margin: float | None
+    z_rule: float | None
+
+    @property
+    def z(self) -> float | None:
+        """``(estimate - value) / se``, or ``None`` without a standard error."""
+        if self.se is None:
+            return None
+        diff = self.estimate - self.value
+        if self.se == 0:
+            return 0.0 if diff == 0 else math.copysign(math.inf, diff)
+        return diff / self.se
+
+    @property
+    def verdict(self) -> str:
+        """*shown*, *not resolved* or *contradicted* (see the module's docstring)."""
+        lo, hi, v = self.low, self.high, self.value
+        if self.kind == "greater":
+            return "shown" if lo > v else "contradicted" if hi < v else "not resolved"
+        if self.kind == "less":
+            return "shown" if hi < v else "contradicted" if lo > v else "not resolved"
+        if self.kind == "within":
+            a, b = v - self.margin, v + self.margin
+            if a <= lo and hi <= b:
+                return "shown"
+            return "contradicted" if hi < a or lo > b else "not resolved"
+        if self.kind == "covers":
+            return "shown" if lo <= v <= hi else "contradicted"
+        return "not resolved" if lo <= v <= hi else "shown"  # excludes
+
+    @property
+    def test(self) -> str:
+        """What the claim asks, in words (``> 0 at z = 4``, ``within ±0.02``, ``covers 0.95``)."""
+        rule = f" at z = {format_number(self.z_rule, 'g')}" if self.z_rule is not None else ""
+        v = format_number(self.value, "g")
+        if self.kind == "greater":
+            return f"> {v}{rule}"
+        if self.kind == "less":
+            return f"< {v}{rule}"
+        if self.kind == "within":
+            around = "" if self.value == 0 else f" of {v}"
+            return f"within ±{format_number(self.margin, 'g')}{around}{rule}"
+        return f"{self.kind} {v}"
+
+    def numbers(self, digits: int = 3) -> str:
+        """The estimate with its SE (``+0.004 ± 0.003``) or its interval (``0.66 [0.61, 0.70]``)."""
+        if self.se is not None:
+            return format_pm(self.estimate, self.se, digits=digits)
+        fmt = f".{digits}f"
+        return (
+            f"{format_number(self.estimate, fmt)} "
+            f"[{format_number(self.low, fmt)}, {format_number(self.high, fmt)}]"
+        )
+
+    def describe(self) -> str:
+        """One line naming the claim, its numbers, its test and its verdict."""
+        z = f", z = {self.z:+.1f}" if self.z is not None else ""
+        return (
+            f"{self.id} ({self.sentence}; target {self.target}): {self.numbers()}{z}, "
+            f"interval [{self.low:.4g}, {self.high:.4g}], asks {self.test}: {self.verdict}"
+        )
+
+    def record(self) -> dict[str, Any]:
+        """The claim as a JSON-ready dict (its fields, ``z``, ``test`` and ``verdict``)."""
+        out = asdict(self)
+        out.update(z=self.z, test=self.test, verdict=self.verdict, numbers=self.numbers())
+        return {
+            k: (None if isinstance(v, float) and not math.isfinite(v) else v)
+            for k, v in out.items()
+        }
+
+
+def _text(value: Any, name: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise TypeError(f"{name} must be a non-empty string, got {value!r}")
+    return value.strip()
+
+
+class Claims:
+    """The claims of one chapter's run: made in its check cell, shown in its last cell.
+
+    Parameters
+    ----------
+    chapter : str
+        The chapter's prefix of published names (``"ch4"``, ``"ch5b"``); every claim id
+        starts with it and an underscore.
+    strict : bool
+        True at the chapter's default sizes (any seed): a claim that is not *shown* raises
+        :class:`ClaimError` at once. False at other legal parameters: verdicts are
+        recorded and shown, nothing stops.
+
+    Examples
+    --------
+    >>> claims = Claims("ch0", strict=True)
+    >>> c = claims.greater("ch0_gap", "the gap is positive", target="L(f_S)",
+    ...                    estimate=0.05, se=0.01)
+    >>> from cvbook.book import published
+    >>> c.verdict, published()["ch0_gap"], published()["ch0_gap_z"]
+    ('shown', '0.050 ± 0.010', '+5.0')
+    >>> claims.within("ch0_same", "no difference within ±0.01", target="Err_n",
+    ...               estimate=0.004, se=0.003, margin=0.01)
+    Traceback (most recent call last):
+    ...
+    cvbook.claims.ClaimError: a claim of the default run is not shown: ch0_same ...
+    """
+
+    def __init__(self, chapter: str, *, strict: bool) -> None:
+        if not isinstance(chapter, str) or not _PREFIX.match(chapter):
+            raise ValueError(f"chapter must be a prefix such as 'ch4' or 'ch5b', got {chapter!r}")
+        if not isinstance(strict, bool):
+            raise TypeError(f"strict must be True or False, got {strict!r}")
+        self.chapter = chapter
+        self.strict = strict
+        self._claims: dict[str, Claim] = {}
+
+    # --- the five kinds --------------------------------------------------------------
+
+    def greater(
+        self,
+        id: str,
+        sentence: str,
+        *,
+        target: str,
+        estimate: Any,
+        se: Any = None,
+        interval: Any = None,
+        value: float = 0.0,
+        z: float = DEFAULT_Z,
+        digits: int = 3,
+    ) -> Claim:
+        """Claim that the estimate is above ``value`` (its whole interval is)."""
+        return self._add(
+            "greater", id, sentence, target, estimate, se, interval, value, None, z, digits
+        )
+
+    def less(
+        self,
+        id: str,
+        sentence: str,
+        *,
+        target: str,
+        estimate: Any,
+        se: Any = None,
+        interval: Any = None,
+        value: float = 0.0,
+        z: float = DEFAULT_Z,
+        digits: int = 3,
+    ) -> Claim:
+        """Claim that the estimate is below ``value`` (its whole interval is)."""
+        return self._add(
+            "less", id, sentence, target, estimate, se, interval, value, None, z, digits
+        )
+
+    def within(
+        self,
+        id: str,
+        sentence: str,
+        *,
+        target: str,
+        estimate: Any,
+        margin: float,
+        se: Any = None,
+        interval: Any = None,
+        center: float = 0.0,
+        z: float = DEFAULT_Z,
+        digits: int = 3,
+    ) -> Claim:
+        """Claim equivalence: the whole interval lies within ``center ± margin``."""
+        margin = check_float(margin, "margin", minimum=0.0)
+        if margin == 0:
+            raise ValueError("margin must be > 0: no interval lies within a zero margin")
+        return self._add(
+            "within", id, sentence, target, estimate, se, interval, center, margin, z, digits
+        )
+
+    def covers(
+        self,
+        id: str,
+        sentence: str,
+        *,
+        target: str,
+        estimate: Any,
+        interval: Any,
+        level: float,
+        digits: int = 3,
+    ) -> Claim:
+        """Claim that a coverage's interval (Clopper–Pearson) holds the nominal ``level``."""
+        return self._add(
+            "covers", id, sentence, target, estimate, None, interval, level, None, None, digits
+        )
+
+    def excludes(
+        self,
+        id: str,
+        sentence: str,
+        *,
+        target: str,
+        estimate: Any,
+        interval: Any,
+        level: float,
+        digits: int = 3,
+    ) -> Claim:
+        """Claim that a coverage's interval lies wholly on one side of ``level``."""
+        return self._add(
+            "excludes", id, sentence, target, estimate, None, interval, level, None, None, digits
+        )
+
+    # --- reading them back -----------------------------------------------------------
+
+    def __iter__(self):
+        return iter(self._claims.values())
+
+    def __len__(self) -> int:
+        return len(self._claims)
+
+    def __getitem__(self, id: str) -> Claim:
+        try:
+            return self._claims[id]
+        except KeyError:
+            raise KeyError(
+                f"no claim named {id!r}; this chapter has {sorted(self._claims)}"
+            ) from None
+
+    def table(self) -> str:
+        """The claims as a Markdown table: id, sentence, target, numbers, test, verdict."""
+        rows = [
+            "| claim | statement | target | estimate | asks | verdict |",
+            "|---|---|---|---|---|---|",
+        ]
+        for c in self:
+            cells = (f"`{c.id}`", c.sentence, c.target, c.numbers(), c.test, f"**{c.verdict}**")
+            rows.append("| " + " | ".join(s.replace("|", "\\|") for s in cells) + " |")
+        return "\n".join(rows)
+
+    def records(self) -> dict[str, Any]:
+        """The machine-readable table: chapter, strict, and each claim's :meth:`Claim.record`."""
+        return {
+            "chapter": self.chapter,
+            "strict": self.strict,
+            "claims": [c.record() for c in self],
+        }
+
+    def show(self) -> None:
+        """Display the chapter's claim table and publish how many claims were shown.
+
+        Publishes ``N.<chapter>_claims_shown`` and ``N.<chapter>_claims_total``. The
+        display carries Markdown (shown in JupyterLab and on the site) and the
+        :data:`CLAIMS_MIME` copy the ledger is built from.
+        """
+        shown = sum(c.verdict == "shown" for c in self)
+        publish({f"{self.chapter}_claims_shown": shown, f"{self.chapter}_claims_total": len(self)})
+        head = (
+            f"{shown} of {len(self)} claims shown"
+            + ("" if self.strict else " (a run at other than the default sizes: none is required)")
+            + ".\n\n"
+        )
+        try:
+            from IPython.display import display
+        except ImportError:  # pragma: no cover - IPython comes with every kernel
+            print(head + self.table())
+            return
+        display({"text/markdown": head + self.table(), CLAIMS_MIME: self.records()}, raw=True)
+
+    # --- one door for all five --------------------------------------------------------
+
+    def _add(
+        self, kind, id, sentence, target, estimate, se, interval, value, margin, z, digits
+    ) -> Claim:
+        if (
+            not isinstance(id, str)
+            or not id.startswith(self.chapter + "_")
+            or not id.isidentifier()
+        ):
+            raise ValueError(
+                f"id must be an identifier starting with {self.chapter + '_'!r}, got {id!r}"
+            )
+        sentence, target = _text(sentence, "sentence"), _text(target, "target")
+        if (
+            hasattr(estimate, "mean")
+            and hasattr(estimate, "se")
+            and not isinstance(estimate, (int, float))
+        ):
+            if se is not None:
+                raise TypeError(f"{id}: give se only with a plain estimate, not with a Paired")
+            estimate, se = estimate.mean, estimate.se
+        estimate = check_float(estimate, f"{id}: estimate")
+        value = check_float(value, "value" if kind in ("greater", "less") else "level")
+        if (se is None) == (interval is None):
+            raise TypeError(f"{id}: give the estimate's se or its interval (one of them)")
+        if se is not None:
+            se = check_float(se, f"{id}: se", minimum=0.0)
+            z = check_float(z, f"{id}: z", minimum=0.0)
+            if z == 0:
+                raise ValueError("z must be > 0")
+            low, high = estimate - z * se, estimate + z * se
+        else:
+            try:
+                low, high = (float(check_float(x, "interval")) for x in interval)
+            except (TypeError, ValueError):
+                raise TypeError(
+                    f"{id}: interval must be a pair (low, high) of finite numbers, got {interval!r}"
+                ) from None
+            if low > high:
+                raise ValueError(f"{id}: interval must have low <= high, got ({low}, {high})")
+            if z != DEFAULT_Z and z is not None:
+                raise TypeError(f"{id}: z applies to an se, not to a given interval")
+            z = None
+        claim = Claim(
+            id, sentence, target, kind, estimate, se, float(low), float(high), value, margin, z
+        )
+        self._claims[id] = claim
+        named = {id: claim.numbers(digits), f"{id}_verdict": claim.verdict}
+        if claim.z is not None:
+            named[f"{id}_z"] = (
+                (claim.z, "+.1f") if math.isfinite(claim.z) else ("∞" if claim.z > 0 else "−∞")
+            )
+        publish(named)
+        if self.strict and claim.verdict != "shown":
+            raise ClaimError(f"a claim of the default run is not shown: {claim.describe()}")
+        return claim

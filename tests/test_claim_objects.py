@@ -1,0 +1,195 @@
+"""cvbook.claims: verdicts of the five kinds, strict runs, published numbers, bad input."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cvbook.book import clear_published, published
+from cvbook.claims import CLAIMS_MIME, VERDICTS, ClaimError, Claims
+from cvbook.stats import mean_se
+
+finite = st.floats(-1e3, 1e3, allow_nan=False)
+positive = st.floats(1e-6, 1e3, allow_nan=False)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_numbers():
+    clear_published()
+    yield
+    clear_published()
+
+
+@pytest.mark.parametrize(
+    ("kind", "estimate", "se", "verdict"),
+    [
+        ("greater", 0.05, 0.01, "shown"),  # z = 5
+        ("greater", 0.03, 0.01, "not resolved"),  # z = 3 < 4
+        ("greater", -0.05, 0.01, "contradicted"),
+        ("less", -0.05, 0.01, "shown"),
+        ("less", 0.0, 0.01, "not resolved"),
+        ("less", 0.05, 0.01, "contradicted"),
+    ],
+)
+def test_directional_verdicts(kind, estimate, se, verdict):
+    claims = Claims("ch0", strict=False)
+    c = getattr(claims, kind)("ch0_c", "a sentence", target="L(f_S)", estimate=estimate, se=se)
+    assert c.verdict == verdict
+    assert published()["ch0_c_verdict"] == verdict
+
+
+@pytest.mark.parametrize(
+    ("estimate", "se", "margin", "verdict"),
+    [
+        (0.001, 0.001, 0.01, "shown"),  # [-0.003, 0.005] inside ±0.01
+        (0.004, 0.003, 0.01, "not resolved"),  # [-0.008, 0.016] straddles +0.01
+        (0.05, 0.001, 0.01, "contradicted"),  # wholly above +0.01
+        (-0.05, 0.001, 0.01, "contradicted"),
+    ],
+)
+def test_within_verdicts(estimate, se, margin, verdict):
+    c = Claims("ch0", strict=False).within(
+        "ch0_eq",
+        "no difference within the margin",
+        target="Err_n",
+        estimate=estimate,
+        se=se,
+        margin=margin,
+    )
+    assert c.verdict == verdict
+
+
+def test_within_around_a_center():
+    claims = Claims("ch0", strict=False)
+    c = claims.within("ch0_c", "s", target="t", estimate=0.95, se=0.001, margin=0.01, center=0.95)
+    assert c.verdict == "shown"
+    assert c.test.startswith("within ±0.01 of 0.95")
+
+
+def test_covers_and_excludes_read_the_given_interval():
+    claims = Claims("ch6", strict=False)
+    assert (
+        claims.covers(
+            "ch6_a", "s", target="L(f_S)", estimate=0.94, interval=(0.93, 0.96), level=0.95
+        ).verdict
+        == "shown"
+    )
+    assert (
+        claims.covers(
+            "ch6_b", "s", target="L(f_S)", estimate=0.70, interval=(0.65, 0.75), level=0.95
+        ).verdict
+        == "contradicted"
+    )
+    assert (
+        claims.excludes(
+            "ch6_c", "s", target="L(f_S)", estimate=0.70, interval=(0.65, 0.75), level=0.95
+        ).verdict
+        == "shown"
+    )
+    assert (
+        claims.excludes(
+            "ch6_d", "s", target="L(f_S)", estimate=0.94, interval=(0.93, 0.96), level=0.95
+        ).verdict
+        == "not resolved"
+    )
+    assert published()["ch6_c"] == "0.700 [0.650, 0.750]"
+    assert "ch6_c_z" not in published()
+
+
+def test_a_paired_difference_is_an_estimate():
+    p = mean_se([0.1, 0.12, 0.11, 0.13, 0.09])
+    c = Claims("ch3", strict=True).greater("ch3_p", "s", target="t", estimate=p)
+    assert (c.estimate, c.se) == (p.mean, p.se)
+    assert published()["ch3_p_z"] == f"{p.z:+.1f}"
+
+
+def test_strict_stops_at_the_first_claim_not_shown_and_names_it():
+    claims = Claims("ch9", strict=True)
+    with pytest.raises(ClaimError, match=r"ch9_bias \(\.632 is biased low; target Err_m\)"):
+        claims.less("ch9_bias", ".632 is biased low", target="Err_m", estimate=-0.01, se=0.005)
+    with pytest.raises(AssertionError):  # a ClaimError fails a run as an assert would
+        claims.within("ch9_eq", "s", target="t", estimate=0.0, se=1.0, margin=0.5)
+
+
+def test_a_relaxed_run_records_every_verdict_and_shows_the_table(capsys, monkeypatch):
+    shown = []
+    monkeypatch.setattr("IPython.display.display", lambda obj, raw: shown.append(obj))
+    claims = Claims("ch2", strict=False)
+    claims.greater("ch2_a", "a > 0", target="L(f_S)", estimate=1.0, se=0.1)
+    claims.greater("ch2_b", "b > 0", target="L(f_S)", estimate=0.1, se=0.1)
+    claims.greater("ch2_a", "a > 0", target="L(f_S)", estimate=2.0, se=0.1)  # a cell re-run
+    claims.show()
+    assert len(claims) == 2 and claims["ch2_a"].estimate == 2.0
+    assert published()["ch2_claims_shown"] == "1"
+    assert published()["ch2_claims_total"] == "2"
+    (bundle,) = shown
+    assert "| `ch2_b` | b > 0 | L(f_S) |" in bundle["text/markdown"]
+    record = json.loads(json.dumps(bundle[CLAIMS_MIME]))  # JSON-ready
+    assert record["strict"] is False
+    assert [c["verdict"] for c in record["claims"]] == ["shown", "not resolved"]
+
+
+def test_an_unknown_claim_is_named():
+    with pytest.raises(KeyError, match="no claim named 'ch1_x'"):
+        Claims("ch1", strict=False)["ch1_x"]
+
+
+@given(estimate=finite, se=positive, value=finite, z=st.floats(0.5, 10))
+def test_directional_verdicts_are_mirror_images(estimate, se, value, z):
+    claims = Claims("ch0", strict=False)
+    g = claims.greater("ch0_g", "s", target="t", estimate=estimate, se=se, value=value, z=z)
+    m = claims.less("ch0_m", "s", target="t", estimate=-estimate, se=se, value=-value, z=z)
+    assert g.verdict == m.verdict
+    assert g.verdict in VERDICTS
+    # shown exactly when the estimate lies more than z standard errors above the line
+    lo = estimate - z * se
+    assert (g.verdict == "shown") == (lo > value)
+
+
+@given(estimate=finite, se=positive, margin=positive)
+def test_within_is_shown_only_when_the_interval_fits(estimate, se, margin):
+    c = Claims("ch0", strict=False).within(
+        "ch0_w", "s", target="t", estimate=estimate, se=se, margin=margin
+    )
+    fits = abs(estimate) + 4 * se <= margin * (1 + 1e-12)
+    if c.verdict == "shown":
+        assert abs(estimate) + 4 * se <= margin * (1 + 1e-9) + 1e-12
+    if fits and not math.isclose(abs(estimate) + 4 * se, margin):
+        assert c.verdict == "shown"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"id": "ch1_x", "estimate": 0.1}, TypeError, "se or its interval"),
+        ({"id": "ch1_x", "estimate": 0.1, "se": 0.1, "interval": (0, 1)}, TypeError, "one of"),
+        ({"id": "x", "estimate": 0.1, "se": 0.1}, ValueError, "starting with 'ch1_'"),
+        ({"id": "ch1 x", "estimate": 0.1, "se": 0.1}, ValueError, "identifier"),
+        ({"id": "ch1_x", "estimate": float("nan"), "se": 0.1}, ValueError, "estimate"),
+        ({"id": "ch1_x", "estimate": "0.1", "se": 0.1}, TypeError, "estimate"),
+        ({"id": "ch1_x", "estimate": 0.1, "se": -1.0}, ValueError, "se must be >= 0"),
+        ({"id": "ch1_x", "estimate": 0.1, "se": 0.1, "z": 0}, ValueError, "z must be > 0"),
+        ({"id": "ch1_x", "estimate": 0.1, "interval": (0.2, 0.1)}, ValueError, "low <= high"),
+        ({"id": "ch1_x", "estimate": 0.1, "interval": (0.0,)}, TypeError, "pair"),
+        ({"id": "ch1_x", "estimate": 0.1, "interval": (0.0, 1), "z": 2}, TypeError, "z applies"),
+        ({"id": "ch1_x", "sentence": "", "estimate": 0.1, "se": 0.1}, TypeError, "sentence"),
+        ({"id": "ch1_x", "target": None, "estimate": 0.1, "se": 0.1}, TypeError, "target"),
+    ],
+)
+def test_bad_claims_are_refused_by_name(kwargs, error, match):
+    args = {"sentence": "s", "target": "t", **kwargs}
+    with pytest.raises(error, match=match):
+        Claims("ch1", strict=False).greater(args.pop("id"), args.pop("sentence"), **args)
+
+
+def test_bad_margins_and_chapters_are_refused():
+    with pytest.raises(ValueError, match="margin must be > 0"):
+        Claims("ch1", strict=False).within("ch1_x", "s", target="t", estimate=0, se=1, margin=0)
+    with pytest.raises(ValueError, match="chapter must be a prefix"):
+        Claims("chapter4", strict=True)
+    with pytest.raises(TypeError, match="strict must be True or False"):
+        Claims("ch4", strict=1)
