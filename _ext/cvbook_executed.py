@@ -157,56 +157,87 @@ def _times(app) -> list[dict]:
     return sorted(rows, key=lambda r: r["chapter"])
 
 
-def _table(header: list[str], rows: list[list[str]]) -> nodes.table:
-    table = nodes.table(classes=["cvbook-exec-times"])
+def _doc_link(parent: str, docname: str):
+    """A link to a page, as myst-nb's execution table writes it."""
+    import posixpath
+
+    from sphinx.addnodes import pending_xref
+
+    link = pending_xref(
+        refdoc=parent,
+        reftarget=posixpath.relpath(docname, posixpath.dirname(parent)),
+        reftype="doc",
+        refdomain="std",
+        refexplicit=True,
+        refwarn=True,
+        classes=["xref", "doc"],
+    )
+    link += nodes.inline(text=docname)
+    return link
+
+
+def _table(header: list[str], rows: list[list]) -> nodes.table:
+    table = nodes.table(classes=["colwidths-auto", "cvbook-exec-times"])
     group = nodes.tgroup(cols=len(header))
     table += group
-    group += [nodes.colspec(colwidth=1) for _ in header]
+    group += [nodes.colspec(colwidth=round(100 / len(header), 2)) for _ in header]
     head = nodes.thead()
     body = nodes.tbody()
     group += [head, body]
     for part, lines in ((head, [header]), (body, rows)):
         for line in lines:
             row = nodes.row()
-            for text in line:
-                row += nodes.entry("", nodes.paragraph(text=text))
+            for cell in line:
+                paragraph = nodes.paragraph()
+                paragraph += nodes.Text(cell) if isinstance(cell, str) else cell
+                row += nodes.entry("", paragraph)
             part += row
     return table
 
 
 class ExecTimes(SphinxDirective):
-    """``{cvbook-exec-times}``: each chapter's default run, wall and CPU seconds."""
+    """``{cvbook-exec-times}``: each chapter's run, its wall and CPU seconds.
+
+    In a build from the runs ``make nbval`` kept, a table of what those runs measured
+    (myst-nb's columns, and the CPU time and the load); in a build that executes the
+    chapters itself, myst-nb's own execution table (``{nb-exec-table}``).
+    """
 
     def run(self) -> list[nodes.Node]:
         rows = _times(self.env.app)
         if not rows:
-            return [
-                nodes.paragraph(
-                    text="This build executed the chapters itself (no make nbval run): "
-                    "their times are in myst-nb's log."
-                )
-            ]
-        body = [
-            [
-                r["chapter"],
-                f"{r['wall_s']:.0f}",
-                "–" if r.get("cpu_s") is None else f"{r['cpu_s']:.0f}",
-                f"{r['load_average'][0]:.1f}",
-                r["measured"],
-            ]
-            for r in rows
-        ]
+            from myst_nb.ext.execution_tables import METADATA_KEY, ExecutionStatsNode
+            from myst_nb.sphinx_ import NbMetadataCollector
+
+            NbMetadataCollector.set_doc_data(self.env, self.env.docname, METADATA_KEY, True)
+            return [ExecutionStatsNode()]
+        folder = executed_folder(self.env.app)
+        body = []
+        for r in rows:
+            docname = str(Path(r.get("path", f"chapters/{r['chapter']}")).with_suffix(""))
+            body.append(
+                [
+                    _doc_link(self.env.docname, docname),
+                    r["measured"],
+                    "nbval" if r.get("compared", True) else "nbval --nbval-lax",
+                    f"{r['wall_s']:.0f}",
+                    "–" if r.get("cpu_s") is None else f"{r['cpu_s']:.0f}",
+                    f"{r['load_average'][0]:.1f}",
+                    "✅",
+                ]
+            )
         wall = sum(r["wall_s"] for r in rows)
         cpu = sum(r["cpu_s"] or 0 for r in rows)
-        body.append(["all chapters", f"{wall:.0f}", f"{cpu:.0f}", "", ""])
-        header = ["chapter", "wall (s)", "CPU (s)", "load (1 min)", "measured"]
+        header = ["Document", "Measured", "Method", "Wall (s)", "CPU (s)", "Load", "Status"]
         machine = rows[0].get("machine", "")
         note = nodes.paragraph(
-            text=f"Measured by the run this site was built from ({machine}; nbval ran two "
-            "chapters at a time). Wall time runs from starting the kernel to the last "
-            "cell; CPU time is the kernel's and its worker processes'. The load average "
-            "is the machine's when the chapter finished: above 2, other work shared "
-            "the two cores and the wall time is longer than on a quiet machine."
+            text=f"All chapters: {wall:.0f} s of wall time, {cpu:.0f} s of CPU time, as "
+            f"measured by the run this site was built from ({machine}; two chapters at a "
+            "time), kept in " + folder.name + "/. Wall time runs from starting the "
+            "kernel to the end of the last cell; CPU time is the kernel's and its worker "
+            "processes'. Load is the machine's load average (1 min) when the chapter "
+            "finished: above 2, other work shared the two cores, and the wall time is "
+            "longer than on a quiet machine. Only chapters whose run passed are listed."
         )
         return [_table(header, body), note]
 

@@ -44,6 +44,14 @@ def _folder() -> Path | None:
     return (ROOT / value).resolve() if value else None
 
 
+def _relative(path: Path) -> Path:
+    """Where a notebook's copy goes: its path in the book (its name, outside it)."""
+    try:
+        return path.relative_to(ROOT)
+    except ValueError:
+        return Path(path.name)
+
+
 def _is_cell(item) -> bool:
     return type(item).__name__ == "IPyNbCell"
 
@@ -84,7 +92,7 @@ def _run_of(item) -> _Run:
     if key not in _RUNS:
         run = _RUNS[key] = _Run(item.parent)
         # an older copy goes first: if this run fails, no copy is left for the build
-        rel = run.path.relative_to(ROOT)
+        rel = _relative(run.path)
         (_folder() / rel).unlink(missing_ok=True)
         (_folder() / "times" / f"{run.path.stem}.json").unlink(missing_ok=True)
     return _RUNS[key]
@@ -194,9 +202,10 @@ def _finish(item, run: _Run) -> None:
     folder = _folder()
     wall = time.perf_counter() - run.start
     cpu = _cpu_seconds(item)
-    rel = run.path.relative_to(ROOT)
+    rel = _relative(run.path)
     times = {
         "chapter": run.path.stem,
+        "path": str(rel),
         "wall_s": round(wall, 1),
         "cpu_s": None if cpu is None else round(cpu, 1),
         "measured": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
