@@ -122,7 +122,9 @@ unit-min: $(STAMP_MIN)  ## unit tests and doctests at the minimum versions (cach
 # (CVBOOK_PAPERMILL_SHARD), so that a chapter's runs stay in one process; WORKERS=1 runs
 # them all in one. DRAW_SEED picks the random legal draw of every chapter's parameters
 # (fresh each time, printed; `make papermill DRAW_SEED=...` repeats one).
-DRAW_SEED ?= $(shell od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+ifndef DRAW_SEED
+DRAW_SEED := $(shell od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+endif
 papermill: install  ## every chapter re-run: a random legal draw through papermill, each parameter, bad values
 	@echo "papermill: random draws from CVBOOK_DRAW_SEED=$(DRAW_SEED)"; rm -rf _build/costs
 	$(call timed,papermill,$(MAKE) --no-print-directory -j$(WORKERS) DRAW_SEED=$(DRAW_SEED) \
