@@ -23,6 +23,7 @@ book``) the outputs are not compared, but a failing cell still leaves no copy.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import os
@@ -31,6 +32,7 @@ import time
 from pathlib import Path
 
 import nbformat
+import nbval.plugin
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -85,6 +87,35 @@ class _Run:
 
 
 _RUNS: dict[str, _Run] = {}
+
+#: nbval merges all the stream outputs of a cell into one, in front of the figures and
+#: tables (``coalesce_streams``), to compare them; the page must show them in the order
+#: the cell printed them, so each list is copied before nbval merges it.
+_BEFORE_MERGE: dict[int, list] = {}
+_merge = nbval.plugin.coalesce_streams
+
+
+def _recording_merge(outputs):
+    _BEFORE_MERGE[id(outputs)] = copy.deepcopy(list(outputs or []))
+    return _merge(outputs)
+
+
+nbval.plugin.coalesce_streams = _recording_merge
+
+
+def _as_printed(outputs: list) -> list:
+    """The outputs in their order, consecutive prints of one stream joined (as nbclient
+    and JupyterLab join them)."""
+    out: list = []
+    for o in outputs:
+        last = out[-1] if out else {}
+        if o.get("output_type") == last.get("output_type") == "stream" and (
+            last.get("name") == o.get("name")
+        ):
+            last["text"] += o["text"]
+            continue
+        out.append(o)
+    return out
 
 
 def _run_of(item) -> _Run:
@@ -180,7 +211,9 @@ def pytest_runtest_call(item):
         raise
     code = [c for c in run.nb.cells if c.cell_type == "code"]
     if item.test_outputs is not None:
-        code[item.cell_num].outputs = [nbformat.from_dict(o) for o in item.test_outputs]
+        raw = _BEFORE_MERGE.get(id(item.test_outputs), item.test_outputs)
+        code[item.cell_num].outputs = [nbformat.from_dict(o) for o in _as_printed(raw)]
+    _BEFORE_MERGE.clear()
     run.code_seen = item.cell_num + 1
     if run.code_seen == len(code):  # the last code cell: the Markdown cells after it
         _store_markdown(item, run, run.markdown_before(None))

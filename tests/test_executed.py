@@ -27,9 +27,19 @@ pytest_plugins = ["pytester"]
 
 def _notebook(stored: str) -> nbformat.NotebookNode:
     entry = {"expression": "x", "result": {"status": "ok", "data": {"text/plain": stored}}}
+    new = nbformat.v4.new_output
+    printed = [
+        new("stream", name="stdout", text="a\n"),
+        new("display_data", data={"text/plain": "'b'"}),
+        new("stream", name="stdout", text="c\n"),
+    ]
     return nbformat.v4.new_notebook(
         cells=[
-            nbformat.v4.new_code_cell("x = 6 * 7", execution_count=1),
+            nbformat.v4.new_code_cell(
+                'x = 6 * 7\nprint("a")\ndisplay("b")\nprint("c")',
+                execution_count=1,
+                outputs=printed,
+            ),
             nbformat.v4.new_markdown_cell(
                 "The answer is {eval}`x`.", metadata={"user_expressions": [entry]}
             ),
@@ -44,7 +54,8 @@ def test_nbval_keeps_a_checked_run_and_fails_on_a_stale_number(
     pytester, monkeypatch, stored, passes
 ):
     """A run whose stored prose number differs from the committed one fails, names the
-    number, and leaves no copy; a run that passes is kept, with the source's SHA-256."""
+    number, and leaves no copy; a run that passes is kept, with the source's SHA-256 and
+    its outputs in the order the cell printed them (nbval merges the prints to compare)."""
     nb_path = pytester.path / "ch.ipynb"
     nbformat.write(_notebook(stored), nb_path)
     folder = pytester.path / "executed"
@@ -63,6 +74,8 @@ def test_nbval_keeps_a_checked_run_and_fails_on_a_stale_number(
         assert kept.cells[1].metadata["user_expressions"][0]["result"]["data"] == {
             "text/plain": "42"
         }
+        kinds = [(o.output_type, o.get("text")) for o in kept.cells[0].outputs]
+        assert kinds == [("stream", "a\n"), ("display_data", None), ("stream", "c\n")]
     else:
         result.assert_outcomes(failed=1)
         result.stdout.fnmatch_lines(["*{eval}`x` is 42 in this run, 41 in the committed*"])
