@@ -16,9 +16,10 @@ How each value is drawn (``seed`` picks the whole draw; the same seed gives the 
   uniformly over the range;
 * any other integer is a size: log-uniformly in ``[low, cap]``, where ``cap`` is the
   chapter's smoke value for it (metadata ``cvbook.smoke``) or else its default. That
-  bounds the cost: no size exceeds the smoke run's, so a draw costs at most about as much
-  as the smoke run, and usually much less (the sizes are spread evenly on a log scale
-  from the smallest legal one);
+  bounds the cost: no size exceeds the smoke run's (only a list may be longer than the
+  smoke run's, up to the default's length), so a draw costs about as much as the smoke
+  run at most, and usually much less (the sizes are spread evenly on a log scale from
+  the smallest legal one);
 * a number ``[low, high]``: uniformly, the open ends excluded; when the range spans
   more than three decades (``alpha`` in ``(0, 1e6]``) or is unbounded, log-uniformly
   between 1/100 and 100 times the default, within the range;
