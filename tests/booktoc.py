@@ -41,6 +41,7 @@ def chapter_notebooks() -> list[Path]:
 #: them wrote them (``python tests/booktoc.py --record``, which ``make nbval`` and ``make
 #: papermill`` call when they finish): ``default`` is the chapter's default run (wall
 #: seconds, with ``default_cpu`` its kernel's CPU seconds: ``tests/nbval_executed.py``),
+#: each with the date and the load average it was measured at
 #: ``papermill`` all of its runs in ``make papermill`` (``tests/test_papermill.py``).
 #: They only decide the order in which work is handed to the two cores; a wrong or
 #: missing entry costs time, never a check.
@@ -69,7 +70,10 @@ def record(kind: str, folder: Path) -> list[str]:
         row[kind] = round(float(entry["wall_s"]))
         if entry.get("cpu_s") is not None:
             row[f"{kind}_cpu"] = round(float(entry["cpu_s"]))
-        row["measured"] = time.strftime("%Y-%m-%d", time.gmtime(path.stat().st_mtime))
+        when = time.gmtime(path.stat().st_mtime)
+        row[f"measured_{kind}"] = time.strftime("%Y-%m-%d", when)
+        if entry.get("load_average"):
+            row[f"load_{kind}"] = entry["load_average"][0]
         done.append(entry["chapter"])
     COSTS_FILE.write_text(json.dumps(costs, indent=1, sort_keys=True) + "\n")
     return done
@@ -77,7 +81,12 @@ def record(kind: str, folder: Path) -> list[str]:
 
 def seconds(nb_path: Path, kind: str) -> float:
     """The measured cost of a chapter's ``kind`` of run (``"default"`` or
-    ``"papermill"``); a chapter not measured yet counts as the mean of the others."""
+    ``"papermill"``); a chapter not measured yet counts as the mean of the others.
+
+    A default run counts its CPU seconds when they were measured: unlike its wall time,
+    they do not grow when other work shares the machine."""
+    if kind == "default" and all("default_cpu" in e for e in SECONDS.values()):
+        kind = "default_cpu"
     known = [entry[kind] for entry in SECONDS.values() if kind in entry] or [60.0]
     return SECONDS.get(nb_path.stem, {}).get(kind, sum(known) / len(known))
 
