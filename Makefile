@@ -72,13 +72,14 @@ test: install lint unit unit-min nbval papermill build browser  ## every check C
 	@echo "--- wall times ---"; cat $(TIMES)
 
 # Lint and format (ruff), and no committed chapter carries volatile execution metadata.
-lint: install  ## ruff check + ruff format --check; chapters free of execution timestamps, parameters typed, Lab captions and the claim ledger current
+lint: install  ## ruff check + ruff format --check; chapters free of execution timestamps, parameters typed, Lab captions, the claim ledger and the package map current
 	$(call timed,lint,$(BIN)/ruff check cvbook tests benchmarks tools _ext && \
 	    $(BIN)/ruff format --check cvbook tests benchmarks tools _ext && \
 	    $(BIN)/python tools/strip_notebooks.py --check chapters/*.ipynb && \
 	    $(BIN)/python tools/annotate_parameters.py --check chapters/*.ipynb && \
 	    $(BIN)/python tools/lab_captions.py --check chapters/*.ipynb && \
-	    $(BIN)/python tools/ledger.py --check)
+	    $(BIN)/python tools/ledger.py --check && \
+	    $(BIN)/python tools/package_map.py --check)
 
 UNIT_ARGS := tests --doctest-modules cvbook --ignore=tests/test_papermill.py \
              --ignore=tests/test_site.py --ignore=tests/test_lab.py --ignore=tests/test_claims.py
@@ -181,6 +182,20 @@ NB ?=
 page: install mathjax  ## a papermill output as an offline page: make page NB=/tmp/ch2.ipynb
 	@test -n "$(NB)" || { echo "usage: make page NB=path/to/notebook.ipynb"; exit 2; }
 	$(BIN)/python tools/page.py $(NB)
+
+# A chapter made ready to commit, the notebook tools in their order: types for papermill's
+# help and the Lab captions (they change the cells), then one execution that stores the
+# prose's numbers, then the volatile metadata stripped; the package map and the claim
+# ledger follow the new chapter. `make lint` checks each of these.
+.PHONY: chapter
+chapter: install  ## a chapter ready to commit: make chapter NB=chapters/NN_name.ipynb
+	@test -n "$(NB)" || { echo "usage: make chapter NB=chapters/NN_name.ipynb"; exit 2; }
+	$(BIN)/python tools/annotate_parameters.py $(NB)
+	$(BIN)/python tools/lab_captions.py chapters/*.ipynb
+	$(BIN)/python tools/store_values.py $(NB)
+	$(BIN)/python tools/strip_notebooks.py $(NB)
+	$(BIN)/python tools/package_map.py
+	$(BIN)/python tools/ledger.py
 
 clean:  ## remove the build (the site, screenshots, MathJax copies)
 	rm -rf _build

@@ -47,6 +47,7 @@ from sklearn.base import clone
 from sklearn.model_selection import KFold, ShuffleSplit, StratifiedKFold, StratifiedShuffleSplit
 
 from .bounds import clopper_pearson_interval
+from .risk import check_target, resolve_loss, zero_one_losses
 from .simulation import repeat
 from .validation import (
     check_alpha,
@@ -58,17 +59,14 @@ from .validation import (
     check_float,
     check_int,
     check_n_jobs,
-    check_option,
     check_predicted_labels,
     check_rng,
     check_same_length,
-    check_target_for_loss,
     check_test_count,
     check_train_test_splits,
 )
 
 __all__ = [
-    "INTERVAL_LOSSES",
     "INTERVAL_METHODS",
     "RiskInterval",
     "conservative_z_from_means",
@@ -86,21 +84,6 @@ __all__ = [
 ]
 
 TARGETS = ("conditional", "expected")
-
-
-def _zero_one(y_true: np.ndarray, y_pred: np.ndarray) -> np.ndarray:
-    return (np.asarray(y_true) != np.asarray(y_pred)).astype(float)
-
-
-def _squared(y_true: np.ndarray, y_pred: np.ndarray) -> np.ndarray:
-    return (np.asarray(y_true, dtype=float) - np.asarray(y_pred, dtype=float)) ** 2
-
-
-#: Pointwise losses by name: ``loss(y_true, y_pred)`` -> one loss per point.
-INTERVAL_LOSSES: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
-    "zero_one": _zero_one,
-    "squared": _squared,
-}
 
 
 @dataclass(frozen=True)
@@ -168,7 +151,13 @@ class RiskInterval:
 
 
 def _check_loss(loss: Any) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
-    return INTERVAL_LOSSES[check_option(loss, "loss", INTERVAL_LOSSES)]
+    """The per-point loss function, by the package's one resolver (:mod:`cvbook.risk`)."""
+    return resolve_loss(loss)
+
+
+def _is_zero_one(loss: Any) -> bool:
+    """Whether ``loss`` is the 0-1 loss (stratified splits, exact binomial intervals)."""
+    return resolve_loss(loss) is zero_one_losses
 
 
 def _check_common(loss: Any, alpha: Any, X: Any, y: Any) -> tuple:
@@ -201,8 +190,8 @@ def pointwise_loss(y_true: Any, y_pred: Any, loss: str = "zero_one") -> np.ndarr
     [0.25, 4.0]
     """
     fn = _check_loss(loss)
-    y_true = check_target_for_loss(y_true, loss, "y_true")
-    if loss == "zero_one":
+    y_true = check_target(y_true, loss, "y_true")
+    if _is_zero_one(loss):
         y_pred = check_predicted_labels(y_pred, "y_pred", like=y_true)
     else:
         y_pred = check_finite_values(y_pred, "y_pred", ndim=1)
@@ -256,7 +245,7 @@ def split_losses(
     loss_fn = _check_loss(loss)
     check_estimator_arg(estimator)
     X = check_features(X, "X", min_samples=2)
-    y = check_target_for_loss(y, loss)
+    y = check_target(y, loss)
     check_same_length(("X", X), ("y", y))
     splits = check_train_test_splits(splits, len(y))
     n_jobs = check_n_jobs(n_jobs)
@@ -309,10 +298,10 @@ def kfold_splits(
     ValueError: n_splits must be <= 2, got 3
     """
     _check_loss(loss)
-    y = check_target_for_loss(y, loss)
+    y = check_target(y, loss)
     n_splits = check_int(n_splits, "n_splits", minimum=2, maximum=len(y))
     rng = check_rng(random_state)
-    if loss == "zero_one":
+    if _is_zero_one(loss):
         counts = np.unique(y, return_counts=True)[1]
         if counts.min() >= n_splits:
             cv = StratifiedKFold(n_splits, shuffle=True, random_state=_seed(rng))
@@ -347,14 +336,14 @@ def random_splits(
     (3, [4, 4, 4])
     """
     _check_loss(loss)
-    y = check_target_for_loss(y, loss)
+    y = check_target(y, loss)
     n = len(y)
     n_splits = check_int(n_splits, "n_splits", minimum=1)
     n_test = check_int(n_test, "n_test", minimum=1, maximum=max(1, n - 1))
     if n < 2:
         raise ValueError(f"y must hold at least 2 points to split, got {n}")
     rng = check_rng(rng, "rng")
-    if loss == "zero_one":
+    if _is_zero_one(loss):
         counts = np.unique(y, return_counts=True)[1]
         if (
             counts.size > 1
@@ -424,11 +413,11 @@ def holdout_interval(
     ('holdout_cp', 'conditional', 160, 1, True)
     """
     alpha, X, y, n = _check_common(loss, alpha, X, y)
-    y = check_target_for_loss(y, loss)
+    y = check_target(y, loss)
     check_estimator_arg(estimator)
     if not isinstance(method, str) or method not in ("clopper_pearson", "wald"):
         raise ValueError(f"method must be 'clopper_pearson' or 'wald', got {method!r}")
-    if method == "clopper_pearson" and loss != "zero_one":
+    if method == "clopper_pearson" and not _is_zero_one(loss):
         raise ValueError(
             "method='clopper_pearson' needs loss='zero_one' (it counts errors); "
             f"got loss={loss!r}: use method='wald'"
@@ -501,7 +490,7 @@ def cv_wald_interval(
     ('cv_wald', 10, 180)
     """
     alpha, X, y, n = _check_common(loss, alpha, X, y)
-    y = check_target_for_loss(y, loss)
+    y = check_target(y, loss)
     check_estimator_arg(estimator)
     n_jobs = check_n_jobs(n_jobs)
     n_splits = check_int(n_splits, "n_splits", minimum=2, maximum=n)
@@ -624,7 +613,7 @@ def corrected_t_interval(
     ('corrected_t', 'expected', 15, 180)
     """
     alpha, X, y, n = _check_common(loss, alpha, X, y)
-    y = check_target_for_loss(y, loss)
+    y = check_target(y, loss)
     check_estimator_arg(estimator)
     n_jobs = check_n_jobs(n_jobs)
     n_splits = check_int(n_splits, "n_splits", minimum=2)
@@ -695,7 +684,7 @@ def conservative_z_interval(
     ('conservative_z', 35)
     """
     alpha, X, y, n = _check_common(loss, alpha, X, y)
-    y = check_target_for_loss(y, loss)
+    y = check_target(y, loss)
     check_estimator_arg(estimator)
     n_jobs = check_n_jobs(n_jobs)
     n_splits = check_int(n_splits, "n_splits", minimum=1)
@@ -761,7 +750,7 @@ def conservative_z_from_means(
 def _half_permutation(y: np.ndarray, loss: str, rng: np.random.Generator) -> np.ndarray:
     """A permutation whose first and second halves hold each class about equally (0-1 loss)."""
     n = len(y)
-    if loss != "zero_one":
+    if not _is_zero_one(loss):
         return rng.permutation(n)
     # deal each class alternately into the two halves, then shuffle each half
     first, second = [], []
@@ -968,7 +957,7 @@ def nested_cv_interval(
     ('nested_cv', 'conditional', 30, 100)
     """
     alpha, X, y, n = _check_common(loss, alpha, X, y)
-    y = check_target_for_loss(y, loss)
+    y = check_target(y, loss)
     check_estimator_arg(estimator)
     n_jobs = check_n_jobs(n_jobs)
     bias_correction = check_bool(bias_correction, "bias_correction")
