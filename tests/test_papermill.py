@@ -437,6 +437,20 @@ def test_parameters_cell_is_declared(nb_path: Path):
     assert "seed" in meta.get("changes_result", {}) or "seed" not in params
 
 
+@pytest.mark.parametrize("nb_path", ORDER, ids=lambda p: p.stem)
+def test_the_draw_reads_every_numeric_parameters_range(nb_path: Path):
+    """Every number, list or choice of the parameters cell is drawn from the range its
+    check call states: a check written with a function ``tools/draw_parameters.py`` does
+    not know would leave the parameter at its default, silently."""
+    kept = {
+        name: value for name, value in draw_parameters.undrawn(nb_path).items() if value is not None
+    }
+    assert not kept, (
+        f"{nb_path.name}: the check cell names no range for {sorted(kept)} that "
+        f"tools/draw_parameters.py reads (its CHECKS: {sorted(draw_parameters.CHECKS)})"
+    )
+
+
 @pytest.mark.parametrize("nb_path", [_by_chapter(p, id=p.stem) for p in ORDER])
 def test_a_random_legal_draw_runs_to_the_end(nb_path: Path, chapter_runs):
     """Any value the check cell accepts must run: the chapter runs through papermill to

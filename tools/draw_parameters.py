@@ -289,6 +289,22 @@ def draw(nb_path: Path, seed: int, *, with_data: str | None = None) -> dict[str,
     raise ValueError(f"{nb_path.name}: no draw accepted in {MAX_ATTEMPTS} attempts: {why}")
 
 
+def undrawn(nb_path: Path) -> dict[str, Any]:
+    """The parameters no recognised check call names, with their defaults: they keep
+    their default in every draw (chapter 5b's ``data_home``, checked by its own code)."""
+    _, code, index = _cells(nb_path)
+    params = _papermill_parameters(nb_path)
+    named = {name for _, name, _ in contract(code[index + 1].source, list(params))}
+    out = {}
+    for name, info in params.items():
+        if name not in named:
+            try:
+                out[name] = ast.literal_eval(info["default"])
+            except (ValueError, SyntaxError):
+                out[name] = info["default"]
+    return out
+
+
 def _papermill_parameters(nb_path: Path) -> dict:
     import papermill as pm
 
