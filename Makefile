@@ -94,11 +94,11 @@ unit-fast: install  ## the unit tests without those marked slow (the inner loop)
 # that order (pytest-xdist would order them by their number of cells), so that the two
 # cores end on short chapters.
 # The run is kept in _build/executed/ for `make build`, and its times are written into
-# tests/chapter_costs.json (commit that file when its numbers moved).
+# tests/chapter_costs.json (commit that file when its numbers moved), pass or fail.
 nbval: install  ## strict nbval: re-execution reproduces the committed outputs and prose numbers
-	$(call timed,nbval,$(EXECUTE) $(PYTEST) $(call xdist,loadfile) --no-loadscope-reorder \
-	    $(EXECUTED_PLUGIN) $(NBVAL_FLAGS) $$($(BIN)/python tests/booktoc.py) && \
-	    $(BIN)/python tests/booktoc.py --record default $(EXECUTED)/times)
+	$(call timed,nbval,( $(EXECUTE) $(PYTEST) $(call xdist,loadfile) --no-loadscope-reorder \
+	    $(EXECUTED_PLUGIN) $(NBVAL_FLAGS) $$($(BIN)/python tests/booktoc.py); rc=$$?; \
+	    $(BIN)/python tests/booktoc.py --record default $(EXECUTED)/times; exit $$rc ))
 
 # The unit tests in a second, cached environment pinned to the declared minimum versions
 # (constraints-min.txt): proves the floors in pyproject.toml. Built once (stamp file).
@@ -128,9 +128,9 @@ DRAW_SEED := $(shell od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 endif
 papermill: install  ## every chapter re-run: a random legal draw through papermill, each parameter, bad values
 	@echo "papermill: random draws from CVBOOK_DRAW_SEED=$(DRAW_SEED)"; rm -rf _build/costs
-	$(call timed,papermill,$(MAKE) --no-print-directory -j$(WORKERS) DRAW_SEED=$(DRAW_SEED) \
-	    $(foreach k,$(shell seq 0 $$(( $(WORKERS) - 1 ))),papermill-shard-$(k)) && \
-	    $(BIN)/python tests/booktoc.py --record papermill _build/costs)
+	$(call timed,papermill,( $(MAKE) --no-print-directory -j$(WORKERS) DRAW_SEED=$(DRAW_SEED) \
+	    $(foreach k,$(shell seq 0 $$(( $(WORKERS) - 1 ))),papermill-shard-$(k)); rc=$$?; \
+	    $(BIN)/python tests/booktoc.py --record papermill _build/costs; exit $$rc ))
 
 papermill-shard-%:
 	@CVBOOK_DRAW_SEED=$(DRAW_SEED) CVBOOK_PAPERMILL_SHARD=$*/$(WORKERS) $(PYTEST) -q \
