@@ -33,7 +33,8 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from .intervals import INTERVAL_LOSSES, cv_wald_sigma, kfold_splits, split_losses
+from .intervals import cv_wald_sigma, kfold_splits, split_losses
+from .risk import check_target, resolve_loss
 from .validation import (
     check_alpha,
     check_data,
@@ -44,7 +45,6 @@ from .validation import (
     check_n_jobs,
     check_option,
     check_rng,
-    check_target_for_loss,
 )
 
 __all__ = ["ALTERNATIVES", "VARIANCES", "CVComparison", "cv_compare", "cv_compare_from_losses"]
@@ -279,14 +279,14 @@ def cv_compare(
     >>> r.difference < 0, r.rejects(), r.n_fits
     (True, True, 20)
     """
-    check_option(loss, "loss", INTERVAL_LOSSES)
+    resolve_loss(loss)
     check_estimator_arg(estimator_a, "estimator_a")
     check_estimator_arg(estimator_b, "estimator_b")
     check_option(variance, "variance", VARIANCES)
     check_option(alternative, "alternative", ALTERNATIVES)
     alpha = check_alpha(alpha)
     X, y, n = check_data(X, y)
-    y = check_target_for_loss(y, loss)
+    y = check_target(y, loss)
     n_jobs = check_n_jobs(n_jobs)
     n_splits = check_int(n_splits, "n_splits", minimum=2, maximum=n)
     if variance == "within_fold" and n < 2 * n_splits:
