@@ -33,7 +33,8 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from .intervals import INTERVAL_LOSSES, cv_wald_sigma, kfold_splits, split_losses
+from .intervals import cv_wald_sigma, kfold_splits, split_losses
+from .risk import resolve_loss
 from .validation import (
     check_alpha,
     check_data,
@@ -279,7 +280,7 @@ def cv_compare(
     >>> r.difference < 0, r.rejects(), r.n_fits
     (True, True, 20)
     """
-    check_option(loss, "loss", INTERVAL_LOSSES)
+    resolve_loss(loss)  # an unknown loss is refused by name
     check_estimator_arg(estimator_a, "estimator_a")
     check_estimator_arg(estimator_b, "estimator_b")
     check_option(variance, "variance", VARIANCES)

@@ -38,8 +38,9 @@ from ..compare import (
     ttest_5x2cv_from_differences,
 )
 from ..datasets.synthetic import Twonorm, true_risk
-from ..intervals import INTERVAL_LOSSES, cv_wald_sigma, kfold_splits
+from ..intervals import cv_wald_sigma, kfold_splits
 from ..paired_cv import VARIANCES, cv_compare_from_losses
+from ..risk import zero_one_losses
 from ..simulation import repeat
 from ..stats import mean_se
 from ..validation import check_alpha, check_float, check_int, check_option, check_rng
@@ -312,7 +313,7 @@ def majority_trial(
     y = np.where(rng.random(n) < p, 1, -1)
     X = np.zeros((n, 1))
     folds = list(KFold(n_splits, shuffle=True, random_state=_seed(rng)).split(X))
-    loss_fn = INTERVAL_LOSSES["zero_one"]
+    loss_fn = zero_one_losses
     la, lb, risk_a = [], [], []
     for train, test in folds:
         # DummyClassifier(strategy="most_frequent")'s rule, without its fitting cost:
