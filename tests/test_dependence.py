@@ -347,6 +347,7 @@ def test_records_round_trip_and_name_a_bad_file(tmp_path):
         (["--out", "{dir}/d", "--n-jobs", "0"], "--n-jobs"),
         (["--out", " "], "--out"),
         (["--out", "{file}"], "--out"),
+        (["--out", "{file}/d"], "--out"),
     ],
 )
 def test_dependence_runner_names_a_bad_option(tmp_path, capsys, argv, option):

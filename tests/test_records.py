@@ -11,6 +11,7 @@ file in ``--out``.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import signal
@@ -25,8 +26,11 @@ import pytest
 from cvbook.records import LEDGER, Ledger, PartMismatch, code_state, file_digest
 from cvbook.runs import bootstrap as run_bootstrap
 from cvbook.runs import coverage as run_coverage
+from cvbook.runs import dependence as run_dependence
 from cvbook.runs import intervals as run_intervals
+from cvbook.runs import which_is_better as run_which_is_better
 from cvbook.studies.bootstrap import read_study
+from cvbook.studies.dependence import LAGGED_CASES, read_record
 
 ROOT = Path(__file__).resolve().parents[1]
 CODE = {"package_sha256": "abc", "versions": {"numpy": "2"}, "commit": "c1"}
@@ -159,19 +163,48 @@ def _boot(out, n_repeats, *extra):
     return run_bootstrap.main(["--out", str(out), "--n-repeats", str(n_repeats), *BOOT, *extra])
 
 
+def _kill_when(module, argv, ready, timeout=300):
+    """Run ``python -m module *argv`` and SIGKILL it once ``ready()`` holds (it must not
+    have finished by then)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", module, *argv]
+    proc = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
+    deadline = time.time() + timeout
+    while time.time() < deadline and not ready() and proc.poll() is None:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    assert proc.wait() == -signal.SIGKILL, "the run finished before it could be killed"
+
+
+def _redone_when_truncated(run, out, name, part, capsys):
+    """Truncate the finished file ``name`` of ``part`` and ``run(out)`` again: the part is
+    made again, bit for bit. Returns its bytes."""
+    good = (out / name).read_bytes()
+    (out / name).write_bytes(good[:40])  # truncated
+    assert run(out) == 0
+    assert f"'{part}' does not read back whole" in capsys.readouterr().err
+    assert (out / name).read_bytes() == good  # made again, bit for bit
+    return good
+
+
+def _refused_without_records(run, folder, name, part, data, capsys):
+    """A folder holding ``name`` (a part's name) but no ledger: ``run(folder)`` is refused
+    with exit status 2, naming ``part``, and leaves the file alone."""
+    folder.mkdir()
+    (folder / name).write_bytes(data)
+    with pytest.raises(SystemExit) as exit_:
+        run(folder)
+    assert exit_.value.code == 2
+    assert f"part '{part}'" in capsys.readouterr().err
+    assert (folder / name).read_bytes() == data  # left alone
+
+
 def test_bootstrap_driver_killed_and_resumed_with_other_settings_is_refused(tmp_path, capsys):
     """Kill a real run once some repetitions are saved; resume it with more repetitions."""
     out = tmp_path / "out"
-    command = [sys.executable, "-m", "cvbook.runs.bootstrap", "--out", str(out)]
-    command += ["--n-repeats", "400", *BOOT]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
     parts = out / "parts" / "lda_m20"
-    deadline = time.time() + 120
-    while time.time() < deadline and len(list(parts.glob("rep*.pkl"))) < 2:
-        time.sleep(0.2)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
+    argv = ["--out", str(out), "--n-repeats", "400", *BOOT]
+    _kill_when("cvbook.runs.bootstrap", argv, lambda: len(list(parts.glob("rep*.pkl"))) >= 2)
     saved = len(list(parts.glob("rep*.pkl")))
     assert saved >= 2 and not (out / "lda_m20.csv.gz").exists()
     assert json.loads((out / LEDGER).read_text())["parts"]["lda_m20"]["state"] == "started"
@@ -210,19 +243,9 @@ def test_bootstrap_driver_resumes_finished_parts_and_refuses_changed_ones(tmp_pa
 def test_bootstrap_driver_redoes_a_truncated_part_and_refuses_a_foreign_folder(tmp_path, capsys):
     out = tmp_path / "out"
     assert _boot(out, 3) == 0
-    good = (out / "lda_m20.csv.gz").read_bytes()
-    (out / "lda_m20.csv.gz").write_bytes(good[:40])  # truncated
-    assert _boot(out, 3) == 0
-    assert "'lda_m20' does not read back whole" in capsys.readouterr().err
-    assert (out / "lda_m20.csv.gz").read_bytes() == good  # made again, bit for bit
-
-    foreign = tmp_path / "foreign"
-    foreign.mkdir()
-    (foreign / "lda_m20.csv.gz").write_bytes(good)  # a part's name, no record
-    with pytest.raises(SystemExit):
-        _boot(foreign, 3)
-    assert "part 'lda_m20'" in capsys.readouterr().err
-    assert (foreign / "lda_m20.csv.gz").read_bytes() == good  # left alone
+    run = functools.partial(_boot, n_repeats=3)
+    good = _redone_when_truncated(run, out, "lda_m20.csv.gz", "lda_m20", capsys)
+    _refused_without_records(run, tmp_path / "foreign", "lda_m20.csv.gz", "lda_m20", good, capsys)
 
 
 def test_bootstrap_driver_a_bad_value_does_not_bind_the_next_run(tmp_path, capsys):
@@ -257,19 +280,8 @@ def test_coverage_driver_resumes_a_killed_run(tmp_path, capsys):
     settings finish it, with the numbers of an uninterrupted run."""
     out = tmp_path / "killed"
     argv = ["--out", str(out), *COV[:5], "12", *COV[6:]]  # 12 repetitions
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "cvbook.runs.coverage", *argv],
-        cwd=ROOT,
-        env=env,
-        stderr=subprocess.DEVNULL,
-    )
     parts = tmp_path / "killed.parts"
-    deadline = time.time() + 300
-    while time.time() < deadline and not list(parts.glob("rep*.pkl")) and proc.poll() is None:
-        time.sleep(0.05)
-    proc.send_signal(signal.SIGKILL)
-    assert proc.wait() == -signal.SIGKILL, "the run finished before it could be killed"
+    _kill_when("cvbook.runs.coverage", argv, lambda: bool(list(parts.glob("rep*.pkl"))))
     assert list(parts.glob("rep*.pkl")) and not (tmp_path / "killed.json").exists()
     with pytest.raises(SystemExit):
         run_coverage.main([*argv[:7], "13", *argv[8:]])
@@ -322,6 +334,19 @@ def test_the_committed_records_still_read():
         records, meta = load_record(results_path("intervals", f"{name}.json").with_suffix(""))
         assert len(next(iter(records.values()))) > 0 and "provenance" in meta
     assert len(load_runs(results_path("table1"))) > 0
+    # chapter 8's and chapter 10's, as the chapters read them
+    prov = json.loads(results_path("dependence", "provenance.json").read_text())
+    phi = prov["parameters"]["phi"]
+    assert (
+        read_record(results_path("dependence", f"time_phi{phi:g}.csv.gz"))["risk_future"].size
+        == prov["parameters"]["n_repeats"]
+    )
+    for case in LAGGED_CASES:
+        assert len(read_record(results_path("dependence", f"lagged_phi{phi:g}_{case}.csv.gz")))
+    parts = json.loads(results_path("which_is_better", "provenance.json").read_text())["parts"]
+    for name, part in parts.items():
+        records = run_coverage.read_records(results_path("which_is_better") / name)
+        assert len(next(iter(records.values()))) > 0 and part["parameters"]["n_repeats"] > 0
 
 
 def test_an_amended_part_reads_back_whole_and_keeps_both_code_states(tmp_path):
@@ -377,15 +402,7 @@ def test_bootstrap_driver_remakes_a_truncated_or_foreign_repetition(tmp_path, ca
     out, clean = tmp_path / "out", tmp_path / "clean"
     assert _boot(clean, 3) == 0
     ledger = Ledger(out)
-    settings = {
-        "distribution": "twogaussians",
-        "learner": "lda",
-        "m": 20,
-        "n_repeats": 3,
-        "n_bootstraps": 2,
-        "seed": 0,
-        "target_sizes": [10, 13, 16, 18, 20],
-    }
+    settings = json.loads((clean / LEDGER).read_text())["parts"]["lda_m20"]["settings"]
     ledger.start("lda_m20", settings)  # as a killed run leaves it
     parts = out / "parts" / "lda_m20"
     parts.mkdir(parents=True)
@@ -394,3 +411,129 @@ def test_bootstrap_driver_remakes_a_truncated_or_foreign_repetition(tmp_path, ca
     assert _boot(out, 3) == 0
     assert "did not read back whole" in capsys.readouterr().err
     assert (out / "lda_m20.csv.gz").read_bytes() == (clean / "lda_m20.csv.gz").read_bytes()
+
+
+# ------------------------------------------------- chapter 8's and chapter 10's drivers
+
+WIB = ["--cases", "null", "--n", "40", "--no-progress"]
+
+
+def _wib(out, n_repeats, *extra):
+    return run_which_is_better.main(
+        ["--out", str(out), "--n-repeats", str(n_repeats), *WIB, *extra]
+    )
+
+
+def test_which_is_better_driver_skips_a_finished_part_and_refuses_changed_settings(
+    tmp_path, capsys
+):
+    out = tmp_path / "out"
+    assert _wib(out, 2) == 0
+    entry = json.loads((out / LEDGER).read_text())["parts"]["null_n40"]
+    assert entry["state"] == "finished" and entry["settings"]["n_repeats"] == 2
+    first = (out / "null_n40.records.csv.gz").read_bytes()
+    assert _wib(out, 2) == 0  # finished with the same settings: skipped
+    assert (out / "null_n40.records.csv.gz").read_bytes() == first
+    with pytest.raises(SystemExit) as exit_:  # more repetitions: refused, naming the part
+        _wib(out, 3)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "part 'null_n40'" in err and "n_repeats: 2 -> 3" in err
+    with pytest.raises(SystemExit) as exit_:
+        _wib(out, 2, "--seed", "1")
+    assert exit_.value.code == 2
+    assert "seed: 0 -> 1" in capsys.readouterr().err
+    assert (out / "null_n40.records.csv.gz").read_bytes() == first  # refusals touched nothing
+
+
+def test_which_is_better_driver_killed_and_resumed_with_other_settings_is_refused(tmp_path, capsys):
+    """Kill a real run once its part is recorded as started; resume it changed."""
+    killed = tmp_path / "killed"
+    argv = ["--out", str(killed), "--n-repeats", "500", *WIB]
+    _kill_when("cvbook.runs.which_is_better", argv, (killed / LEDGER).exists)
+    assert json.loads((killed / LEDGER).read_text())["parts"]["null_n40"]["state"] == "started"
+    assert not (killed / "null_n40.records.csv.gz").exists()
+    with pytest.raises(SystemExit) as exit_:
+        _wib(killed, 501)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "part 'null_n40'" in err and "n_repeats: 500 -> 501" in err
+
+    out, clean = tmp_path / "out", tmp_path / "clean"
+    assert _wib(clean, 2) == 0
+    settings = json.loads((clean / LEDGER).read_text())["parts"]["null_n40"]["settings"]
+    Ledger(out).start("null_n40", settings)  # as a run killed before it wrote its part
+    with pytest.raises(SystemExit) as exit_:
+        _wib(out, 3)
+    assert exit_.value.code == 2
+    assert "part 'null_n40'" in capsys.readouterr().err
+    assert _wib(out, 2) == 0  # the same settings: the part is made, as an uninterrupted run
+    got = (out / "null_n40.records.csv.gz").read_bytes()
+    assert got == (clean / "null_n40.records.csv.gz").read_bytes()
+
+
+def test_which_is_better_driver_redoes_a_truncated_part_and_refuses_a_foreign_folder(
+    tmp_path, capsys
+):
+    out, name = tmp_path / "out", "null_n40.records.csv.gz"
+    assert _wib(out, 2) == 0
+    run = functools.partial(_wib, n_repeats=2)
+    good = _redone_when_truncated(run, out, name, "null_n40", capsys)
+    # a file with a part's name that the ledger does not record as finished: made again
+    (out / "difference_n40.records.csv.gz").write_bytes(good)
+    assert _wib(out, 2, "--cases", "difference") == 0
+    assert "'difference_n40'" in capsys.readouterr().err
+    assert (out / "difference_n40.records.csv.gz").read_bytes() != good
+
+    _refused_without_records(run, tmp_path / "foreign", name, "null_n40", good, capsys)
+
+
+DEP = ["--n-repeats", "3", "--phi", "0.5"]
+DEP_FILES = ["time_phi0.5.csv.gz", *(f"lagged_phi0.5_{c}.csv.gz" for c in LAGGED_CASES)]
+
+
+def test_dependence_driver_checks_settings_and_files_on_resume(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert run_dependence.main(["--out", str(out), *DEP]) == 0
+    entry = json.loads((out / LEDGER).read_text())["parts"]["phi0.5"]
+    assert entry["state"] == "finished" and sorted(entry["files"]) == sorted(DEP_FILES)
+    good = {name: (out / name).read_bytes() for name in DEP_FILES}
+    assert run_dependence.main(["--out", str(out), *DEP]) == 0  # finished: not made again
+    assert "finished with these settings" in capsys.readouterr().err
+    for option, change in (("--n-repeats", "n_repeats: 3 -> 4"), ("--seed", "seed: 0 -> 4")):
+        with pytest.raises(SystemExit) as exit_:
+            run_dependence.main(["--out", str(out), *DEP, option, "4"])
+        assert exit_.value.code == 2
+        err = capsys.readouterr().err
+        assert "part 'phi0.5'" in err and change in err
+    (out / DEP_FILES[2]).write_bytes(good[DEP_FILES[2]][:30])  # truncated
+    assert run_dependence.main(["--out", str(out), *DEP]) == 0
+    assert f"'phi0.5' does not read back whole ({DEP_FILES[2]}" in capsys.readouterr().err
+    assert {name: (out / name).read_bytes() for name in DEP_FILES} == good  # bit for bit
+    assert read_record(out / DEP_FILES[0])["risk_future"].size == 3
+
+
+def test_dependence_driver_refuses_a_folder_without_records_and_a_killed_part_changed(
+    tmp_path, capsys
+):
+
+    def run(out):
+        return run_dependence.main(["--out", str(out), *DEP])
+
+    _refused_without_records(run, tmp_path / "legacy", DEP_FILES[0], "phi0.5", b"foreign", capsys)
+
+    killed = tmp_path / "killed"
+    settings = {
+        "phi": 0.5,
+        "n_repeats": 3,
+        "seed": 0,
+        "lagged_cases": list(LAGGED_CASES),
+        "defaults": run_dependence._DEFAULTS,
+    }
+    Ledger(killed).start("phi0.5", settings)  # as a run killed before it wrote its part
+    with pytest.raises(SystemExit) as exit_:
+        run_dependence.main(["--out", str(killed), "--n-repeats", "4", "--phi", "0.5"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "part 'phi0.5'" in err and "n_repeats: 3 -> 4" in err
+    assert not any((killed / name).exists() for name in DEP_FILES)

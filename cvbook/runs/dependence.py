@@ -6,6 +6,13 @@ lagged-input controls) over as many, and writes ``<out>/time_phi<phi>.csv.gz`` a
 ``<out>/lagged_phi<phi>_<case>.csv.gz`` (:func:`~cvbook.studies.dependence.write_record`),
 then ``<out>/provenance.json`` (command, parameters, package versions, commit read before
 the run, wall and CPU time). Every file is written atomically.
+
+The files of one ``--phi`` are one part, ``phi<phi>``, recorded in ``<out>/records.json``
+(:class:`cvbook.records.Ledger`) with the settings and the code state it was made with: a
+re-run with other settings (more series, another seed) or other code is refused with a
+message naming the part and what differs (exit status 2); a finished part is not made
+again; a part file that does not read back whole, or that has no record of being
+finished, is made again.
 """
 
 from __future__ import annotations
@@ -16,12 +23,19 @@ import os
 import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 
-from ..provenance import atomic_write_text, git_commit, git_dirty, package_versions
+from ..provenance import atomic_write_text, package_versions
+from ..records import Ledger, PartMismatch
 from ..studies.dependence import LAGGED_CASES, lagged_study, time_study, write_record
+from ..validation import check_output_path
 
 __all__ = ["main"]
+
+#: The trial settings the studies use by default (recorded with each part).
+_DEFAULTS = {
+    "time_trial": "n=300, n_neighbors=5, n_splits=5, gap=20, n_fresh=10000",
+    "lagged_trial": "n=300, n_neighbors=5, n_splits=5, n_fresh=10000",
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -54,18 +68,39 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("argument --n-jobs: must be a nonzero integer (-1 for every core)")
     if not args.out.strip():
         parser.error("argument --out: must name a folder, got an empty string")
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        parser.error(f"argument --out: {str(out)!r} exists and is not a folder")
-    out.mkdir(parents=True, exist_ok=True)
-    commit, dirty = git_commit(), git_dirty()
-    start, cpu = time.time(), time.process_time()
+    try:  # a folder, with no file among its parents
+        out = check_output_path(args.out, "--out", folder=True)
+    except (TypeError, ValueError) as err:
+        parser.error(str(err))
     tag = f"phi{args.phi:g}"
-    res = time_study([args.phi], args.n_repeats, random_state=args.seed, n_jobs=args.n_jobs)
-    write_record(out / f"time_{tag}.csv.gz", res[args.phi], f"study=time phi={args.phi:g}")
-    lagged = lagged_study(
-        LAGGED_CASES, args.n_repeats, random_state=args.seed, n_jobs=args.n_jobs, phi=args.phi
-    )
+    files = [f"time_{tag}.csv.gz", *(f"lagged_{tag}_{case}.csv.gz" for case in LAGGED_CASES)]
+    settings = {
+        "phi": args.phi,
+        "n_repeats": args.n_repeats,
+        "seed": args.seed,
+        "lagged_cases": list(LAGGED_CASES),
+        "defaults": _DEFAULTS,
+    }
+    ledger = Ledger(out)  # the code that runs: read before the run
+    commit, dirty = ledger.code["commit"], ledger.code["uncommitted_package_files"]
+    try:
+        state = ledger.status(tag, settings, files)
+        if state == "done":
+            print(f"{out}/*_{tag}*: finished with these settings and this code", file=sys.stderr)
+            return 0
+        ledger.start(tag, settings)  # nothing is saved before the part ends: run it whole
+    except PartMismatch as err:
+        parser.error(f"argument --out: {err}")
+    start, cpu = time.time(), time.process_time()
+    try:
+        res = time_study([args.phi], args.n_repeats, random_state=args.seed, n_jobs=args.n_jobs)
+        lagged = lagged_study(
+            LAGGED_CASES, args.n_repeats, random_state=args.seed, n_jobs=args.n_jobs, phi=args.phi
+        )
+    except ValueError as err:  # a bad value: nothing made, so the part binds no later run
+        ledger.forget(tag)
+        parser.error(str(err))
+    write_record(out / files[0], res[args.phi], f"study=time phi={args.phi:g}")
     for case, values in lagged.items():
         write_record(
             out / f"lagged_{tag}_{case}.csv.gz",
@@ -78,10 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     provenance = {
         "command": command,
         "parameters": vars(args),
-        "defaults": {
-            "time_trial": "n=300, n_neighbors=5, n_splits=5, gap=20, n_fresh=10000",
-            "lagged_trial": "n=300, n_neighbors=5, n_splits=5, n_fresh=10000",
-        },
+        "defaults": _DEFAULTS,
         "versions": package_versions(),
         "commit": commit,
         "uncommitted_package_files": dirty,
@@ -91,6 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
         "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
+    ledger.finish(tag, settings, files, provenance)
     atomic_write_text(out / "provenance.json", json.dumps(provenance, indent=1) + "\n")
     return 0
 

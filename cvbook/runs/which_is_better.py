@@ -6,8 +6,14 @@
 (:func:`cvbook.runs.coverage.write_records`; :func:`cvbook.runs.coverage.read_records`
 reads them), then ``<out>/provenance.json``
 (per part: command, parameters, package versions, commit read before the run, wall
-time). Every file is written atomically; a part already written is skipped, so the same
+time). Every file is written atomically; a part already finished is skipped, so the same
 command resumes an interrupted run.
+
+Every part is recorded in ``<out>/records.json`` (:class:`cvbook.records.Ledger`) with the
+settings and the code state it was made with: a re-run with other settings (more
+repetitions, another seed) or other code is refused with a message naming the part and
+what differs (exit status 2), and a part file that does not read back whole, or that has
+no record of being finished, is made again.
 """
 
 from __future__ import annotations
@@ -22,11 +28,15 @@ from pathlib import Path
 
 import numpy as np
 
-from ..provenance import atomic_write_text, git_commit, git_dirty, package_versions
+from ..provenance import atomic_write_text, package_versions
+from ..records import Ledger, PartMismatch
 from ..studies.which_is_better import PAIRS, run_one_dataset
 from .coverage import write_records
 
 __all__ = ["main"]
+
+#: The folds of each cross-validation (:func:`run_one_dataset`'s default; recorded).
+N_SPLITS = 10
 
 
 def _positive_int(text: str) -> int:
@@ -75,25 +85,44 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not folder.is_dir():
                 parser.error(f"argument --out: {str(folder)!r} exists and is not a folder")
             break
-    commit, dirty = git_commit(), git_dirty()  # the code that runs: read before the run
+    ledger = Ledger(out)  # the code that runs: read before the run
+    commit, dirty = ledger.code["commit"], ledger.code["uncommitted_package_files"]
     command = "python -m cvbook.runs.which_is_better " + " ".join(
         sys.argv[1:] if argv is None else list(argv)
     )
     for case in args.cases:
         name = f"{case}_n{args.n}"
-        target = out / f"{name}.records.csv.gz"
-        if target.exists():
-            continue
-        start = time.time()
+        target = f"{name}.records.csv.gz"
         seed = [args.seed, list(PAIRS).index(case)]  # one stream per case
-        rec = run_one_dataset(
-            case,
-            n=args.n,
-            n_repeats=args.n_repeats,
-            random_state=np.random.SeedSequence(seed),
-            n_jobs=args.n_jobs,
-            progress=not args.no_progress,
-        )
+        settings = {
+            "case": case,
+            "n": args.n,
+            "n_repeats": args.n_repeats,
+            "n_splits": N_SPLITS,
+            "seed": args.seed,
+            "seed_entropy": seed,
+        }
+        try:
+            state = ledger.status(name, settings, [target])
+            if state == "done":
+                continue
+            ledger.start(name, settings)  # nothing is saved before the part ends: run it whole
+        except PartMismatch as err:
+            parser.error(f"argument --out: {err}")
+        start = time.time()
+        try:
+            rec = run_one_dataset(
+                case,
+                n=args.n,
+                n_repeats=args.n_repeats,
+                n_splits=N_SPLITS,
+                random_state=np.random.SeedSequence(seed),
+                n_jobs=args.n_jobs,
+                progress=not args.no_progress,
+            )
+        except ValueError as err:  # a bad value: nothing made, so the part binds no later run
+            ledger.forget(name)
+            parser.error(str(err))
         write_records(out / name, rec)
         path = out / "provenance.json"
         parts = json.loads(path.read_text())["parts"] if path.exists() else {}
@@ -111,6 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "cpu_count": os.cpu_count(),
             "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         }
+        ledger.finish(name, settings, [target], parts[name])
         atomic_write_text(path, json.dumps({"parts": parts}, indent=1, sort_keys=True) + "\n")
     return 0
 
