@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from .intervals import INTERVAL_LOSSES, cv_wald_sigma, kfold_splits, split_losses
+from .intervals import cv_wald_sigma, kfold_splits, split_losses
 from .validation import (
     check_alpha,
     check_data,
@@ -50,6 +50,9 @@ from .validation import (
 __all__ = ["ALTERNATIVES", "VARIANCES", "CVComparison", "cv_compare", "cv_compare_from_losses"]
 
 #: The two variance estimates of Bayle et al. (their sigma_in and sigma_out).
+#: The losses cv_compare takes by name (check_target_for_loss knows these two).
+_LOSSES = ("zero_one", "squared")
+
 VARIANCES: tuple[str, ...] = ("all_pairs", "within_fold")
 
 #: The alternatives: ``"less"`` is "A has the smaller K-fold test error" (A better).
@@ -279,7 +282,7 @@ def cv_compare(
     >>> r.difference < 0, r.rejects(), r.n_fits
     (True, True, 20)
     """
-    check_option(loss, "loss", INTERVAL_LOSSES)
+    check_option(loss, "loss", _LOSSES)
     check_estimator_arg(estimator_a, "estimator_a")
     check_estimator_arg(estimator_b, "estimator_b")
     check_option(variance, "variance", VARIANCES)
