@@ -124,3 +124,21 @@ def test_suites():
     # A is better by 0.02 on average: Wilcoxon names A in most suites and B in none
     assert s["wilcoxon"]["A"]["rate"] > 0.5 and s["wilcoxon"]["B"]["k"] == 0
     assert np.all(rec["family_delta"] == -0.02)
+
+
+def test_majority_stratified_switch_off():
+    # stratified folds cut the link between a fold's labels and its model: at p = 1/2 the
+    # interval misses Delta_K far less often than with plain shuffled folds (same seeds)
+    plain = summarize_majority(run_majority(n=100, n_repeats=300, random_state=5))
+    strat = summarize_majority(run_majority(n=100, n_repeats=300, random_state=5, stratified=True))
+    assert plain["miss_all_pairs"]["rate"] > 0.07
+    assert strat["miss_all_pairs"]["rate"] < 0.06
+    with pytest.raises(TypeError, match="stratified"):
+        majority_trial(np.random.default_rng(0), n=40, stratified="yes")
+
+
+def test_suites_paired_t_on_the_mean():
+    r = suite_trial(np.random.default_rng(1), "better")
+    assert r["ttest"] in (-1.0, 0.0, 1.0)
+    rec = run_suites("better", n_repeats=20, random_state=2)
+    assert summarize_suites(rec)["ttest"]["A"]["rate"] > 0.5

@@ -22,13 +22,14 @@ own composition decides it; at ``p = 0.7`` the majority is never near a tie.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from scipy.stats import norm
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.model_selection import KFold
+from sklearn.model_selection import KFold, StratifiedKFold
 
 from ..bounds import clopper_pearson_interval
 from ..compare import (
@@ -275,12 +276,18 @@ def summarize_one_dataset(
 
 
 def majority_trial(
-    rng: np.random.Generator, n: int = 100, p: float = 0.5, n_splits: int = 10
+    rng: np.random.Generator,
+    n: int = 100,
+    p: float = 0.5,
+    n_splits: int = 10,
+    stratified: bool = False,
 ) -> dict[str, float]:
     """One data set of pure-noise labels: the majority vote (A) against "always -1" (B).
 
-    The folds are plain shuffled K-fold (not stratified: stratification would fix each
-    training part's composition to the sample's). The fold models' risks are exact:
+    The folds are plain shuffled K-fold by default; ``stratified=True`` uses stratified
+    folds (``StratifiedKFold``), which fix each fold's label composition to the
+    sample's, so that a fold's own labels no longer decide its training part's
+    majority (the switch-off of chapter 10). The fold models' risks are exact:
     a model predicting ``+1`` has risk ``1 - p``, one predicting ``-1`` has risk ``p``.
 
     Parameters
@@ -291,6 +298,8 @@ def majority_trial(
     p : float in (0, 1), default=0.5
         Probability of the label ``+1``.
     n_splits : int, default=10
+    stratified : bool, default=False
+        Stratified folds instead of plain shuffled ones.
 
     Returns
     -------
@@ -310,9 +319,17 @@ def majority_trial(
     n_splits = check_int(n_splits, "n_splits", minimum=2)
     n = check_int(n, "n", minimum=2 * n_splits)
     p = check_float(p, "p", minimum=0.0, maximum=1.0, exclusive=True)
+    if not isinstance(stratified, (bool, np.bool_)):
+        raise TypeError(f"stratified must be True or False, got {stratified!r}")
     y = np.where(rng.random(n) < p, 1, -1)
     X = np.zeros((n, 1))
-    folds = list(KFold(n_splits, shuffle=True, random_state=_seed(rng)).split(X))
+    if stratified:
+        splitter = StratifiedKFold(n_splits, shuffle=True, random_state=_seed(rng))
+    else:
+        splitter = KFold(n_splits, shuffle=True, random_state=_seed(rng))
+    with warnings.catch_warnings():  # a label rarer than n_splits: stratified as far as it goes
+        warnings.simplefilter("ignore", UserWarning)
+        folds = list(splitter.split(X, y))
     loss_fn = zero_one_losses
     la, lb, risk_a = [], [], []
     for train, test in folds:
@@ -344,6 +361,7 @@ def run_majority(
     n_splits: int = 10,
     random_state: Any = 0,
     n_jobs: int | None = None,
+    stratified: bool = False,
 ) -> dict[str, np.ndarray]:
     """:func:`majority_trial` on ``n_repeats`` independent data sets.
 
@@ -361,6 +379,7 @@ def run_majority(
         n=n,
         p=p,
         n_splits=n_splits,
+        stratified=stratified,
     )
     return _stack(rows)
 
