@@ -47,8 +47,8 @@ BUILD := CVBOOK_BUILD_JOBS=$(BUILD_JOBS) $(BIN)/python tools/build_book.py
 # EXECUTED (with the prose's numbers and the run's wall and CPU time); the build reads
 # it (_ext/cvbook_executed.py) instead of executing the chapters again.
 EXECUTED := _build/executed
-EXECUTE := CVBOOK_EXECUTED=$(EXECUTED)
-EXECUTED_PLUGIN := -p tests.nbval_executed
+EXECUTE := CVBOOK_EXECUTED=$(EXECUTED) PYTHONPATH=$(CURDIR)/tests
+EXECUTED_PLUGIN := -p nbval_executed
 
 # The chapters are executed once (nbval's runner, outputs not compared: --nbval-lax) into
 # _build/executed/, and the site is rendered from those runs (see `make build`).

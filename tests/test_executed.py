@@ -59,10 +59,10 @@ def test_nbval_keeps_a_checked_run_and_fails_on_a_stale_number(
     nb_path = pytester.path / "ch.ipynb"
     nbformat.write(_notebook(stored), nb_path)
     folder = pytester.path / "executed"
-    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    monkeypatch.setenv("PYTHONPATH", str(ROOT / "tests"))
     monkeypatch.setenv("CVBOOK_EXECUTED", str(folder))
     result = pytester.runpytest_subprocess(
-        "-p", "tests.nbval_executed", "--nbval", "--nbval-current-env", str(nb_path)
+        "-p", "nbval_executed", "--nbval", "--nbval-current-env", str(nb_path)
     )
     copy = folder / "ch.ipynb"
     if passes:
