@@ -3,7 +3,8 @@
 ``make nbval`` re-executes every chapter once, at its default parameters, and checks that
 the outputs reproduce the committed ones. This plugin (``-p nbval_executed``, with
 ``tests/`` on ``PYTHONPATH`` -- not ``tests.nbval_executed``: baycomp installs a top-level
-``tests`` package of its own -- and ``CVBOOK_EXECUTED=<folder>``) keeps that one execution instead of throwing it away:
+``tests`` package of its own -- and ``CVBOOK_EXECUTED=<folder>``) keeps that one execution
+instead of throwing it away:
 
 * when the run reaches a Markdown cell, the values of its ``{eval}`` expressions are
   asked from nbval's kernel (as jupyterlab-myst, myst-nb's inline mode and
