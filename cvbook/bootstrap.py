@@ -13,8 +13,10 @@ are built from ``B`` such samples (Efron 1983; Efron and Tibshirani 1997):
 * **.632+**: the weight on ``Err^(1)`` grows with the *relative overfitting rate*
   ``R = (Err^(1) - err) / (gamma - err)``, where ``gamma`` is the *no-information
   error rate*, the risk the fitted rule would have if inputs and labels were independent.
-  When the rule fits its training data perfectly and the labels carry no information,
-  ``R = 1`` and .632+ equals ``Err^(1)``, where .632 stays near ``0.632 Err^(1)``.
+  When the rule fits its training data perfectly (``err = 0``) and ``Err^(1)`` reaches
+  ``gamma``, ``R = 1`` and .632+ is ``0.632 Err^(1) + 0.368 gamma`` (their (32) adds the
+  correction, with ``Err^(1)`` capped at ``gamma``, to .632, which keeps the uncapped
+  ``Err^(1)``): near ``gamma`` where .632 stays near ``0.632 Err^(1)``.
 
 The formulas are those of Efron and Tibshirani (1997), equations (6)-(8) and (27)-(32),
 with their constants 0.632 and 0.368 (``1 - 1/e = 0.6321...``).
