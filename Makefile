@@ -1,6 +1,8 @@
 # cvbook: two commands do everything on a fresh machine.
 #   make book   -- create .venv if missing, install, execute every chapter, render _build/html
 #   make test   -- everything CI checks (unit tests, nbval, papermill, the -W build, the browser test)
+# Each chapter is executed once at its default parameters: `make nbval` re-executes and
+# checks it, and keeps that run (_build/executed/), from which `make build` renders the site.
 # Each stage prints its wall time; they are collected in _build/test-times.txt.
 
 PYTHON ?= python3
@@ -37,13 +39,24 @@ install:  ## create .venv and install the package with the book and test extras 
 	@rm -f $(TIMES); mkdir -p _build
 	$(call timed,install,$(MAKE) --no-print-directory $(STAMP))
 
-# tools/build_book.py is `jupyter-book build` reading (hence executing) BUILD_JOBS chapters
-# at a time; BUILD_JOBS=1 is plain `jupyter-book build`.
+# tools/build_book.py is `jupyter-book build` reading BUILD_JOBS pages at a time;
+# BUILD_JOBS=1 is plain `jupyter-book build`.
 BUILD_JOBS ?= 2
 BUILD := CVBOOK_BUILD_JOBS=$(BUILD_JOBS) $(BIN)/python tools/build_book.py
+# The one execution of each chapter: nbval's run, kept by tests/nbval_executed.py in
+# EXECUTED (with the prose's numbers and the run's wall and CPU time); the build reads
+# it (_ext/cvbook_executed.py) instead of executing the chapters again.
+EXECUTED := _build/executed
+EXECUTE := CVBOOK_EXECUTED=$(EXECUTED)
+EXECUTED_PLUGIN := -p tests.nbval_executed
 
+# The chapters are executed once (nbval's runner, outputs not compared: --nbval-lax) into
+# _build/executed/, and the site is rendered from those runs (see `make build`).
 book: install mathjax  ## execute every chapter and render the website into _build/html
-	$(call timed,build,$(BUILD) . -W --keep-going)
+	$(call timed,execute,$(EXECUTE) $(PYTEST) $(call xdist,loadfile) --no-loadscope-reorder \
+	    $(EXECUTED_PLUGIN) --nbval-lax --nbval-current-env --nbval-cell-timeout=600 \
+	    $$($(BIN)/python tests/booktoc.py))
+	$(call timed,build,$(EXECUTE) $(BUILD) . --all -W --keep-going)
 	@echo "The book is in _build/html/index.html"
 
 # A root shell (common in containers) needs --allow-root. The website's "JupyterLab (local)"
@@ -59,13 +72,14 @@ test: install lint unit unit-min nbval papermill build browser  ## every check C
 	@echo "--- wall times ---"; cat $(TIMES)
 
 # Lint and format (ruff), and no committed chapter carries volatile execution metadata.
-lint: install  ## ruff check + ruff format --check; chapters free of execution timestamps, parameters typed, Lab captions and the claim ledger current
+lint: install  ## ruff check + ruff format --check; chapters free of execution timestamps, parameters typed, Lab captions, the claim ledger and the package map current
 	$(call timed,lint,$(BIN)/ruff check cvbook tests benchmarks tools _ext && \
 	    $(BIN)/ruff format --check cvbook tests benchmarks tools _ext && \
 	    $(BIN)/python tools/strip_notebooks.py --check chapters/*.ipynb && \
 	    $(BIN)/python tools/annotate_parameters.py --check chapters/*.ipynb && \
 	    $(BIN)/python tools/lab_captions.py --check chapters/*.ipynb && \
-	    $(BIN)/python tools/ledger.py --check)
+	    $(BIN)/python tools/ledger.py --check && \
+	    $(BIN)/python tools/package_map.py --check)
 
 UNIT_ARGS := tests --doctest-modules cvbook --ignore=tests/test_papermill.py \
              --ignore=tests/test_site.py --ignore=tests/test_lab.py --ignore=tests/test_claims.py
@@ -79,9 +93,12 @@ unit-fast: install  ## the unit tests without those marked slow (the inner loop)
 # tests/booktoc.py lists the chapters, the longest run first; --no-loadscope-reorder keeps
 # that order (pytest-xdist would order them by their number of cells), so that the two
 # cores end on short chapters.
-nbval: install  ## strict nbval: re-execution reproduces the committed outputs
-	$(call timed,nbval,$(PYTEST) $(call xdist,loadfile) --no-loadscope-reorder $(NBVAL_FLAGS) \
-	    $$($(BIN)/python tests/booktoc.py))
+# The run is kept in _build/executed/ for `make build`, and its times are written into
+# tests/chapter_costs.json (commit that file when its numbers moved), pass or fail.
+nbval: install  ## strict nbval: re-execution reproduces the committed outputs and prose numbers
+	$(call timed,nbval,( $(EXECUTE) $(PYTEST) $(call xdist,loadfile) --no-loadscope-reorder \
+	    $(EXECUTED_PLUGIN) $(NBVAL_FLAGS) $$($(BIN)/python tests/booktoc.py); rc=$$?; \
+	    $(BIN)/python tests/booktoc.py --record default $(EXECUTED)/times; exit $$rc ))
 
 # The unit tests in a second, cached environment pinned to the declared minimum versions
 # (constraints-min.txt): proves the floors in pyproject.toml. Built once (stamp file).
@@ -99,22 +116,32 @@ $(STAMP_MIN): pyproject.toml constraints-min.txt
 # (nbformat, pyyaml); the dask test skips itself (dask is not a runtime dependency).
 unit-min: $(STAMP_MIN)  ## unit tests and doctests at the minimum versions (cached .venv-min)
 	$(call timed,unit-min,$(VENV_MIN)/bin/python -m pytest -p no:cacheprovider -q $(call xdist,load) $(UNIT_ARGS) \
-	    --ignore=tests/booktoc.py --ignore=tests/test_book.py --ignore=tests/test_environment.py)
+	    --ignore=tests/booktoc.py --ignore=tests/test_book.py --ignore=tests/test_environment.py \
+	    --ignore=tests/test_executed.py)
 
 # Two pytest processes, each on chapters of about half the measured cost
 # (CVBOOK_PAPERMILL_SHARD), so that a chapter's runs stay in one process; WORKERS=1 runs
-# them all in one.
-papermill: install  ## every chapter re-run by papermill: parameters, bad values, other seeds
-	$(call timed,papermill,$(MAKE) --no-print-directory -j$(WORKERS) \
-	    $(foreach k,$(shell seq 0 $$(( $(WORKERS) - 1 ))),papermill-shard-$(k)))
+# them all in one. DRAW_SEED picks the random legal draw of every chapter's parameters
+# (fresh each time, printed; `make papermill DRAW_SEED=...` repeats one).
+ifndef DRAW_SEED
+DRAW_SEED := $(shell od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+endif
+papermill: install  ## every chapter re-run: a random legal draw through papermill, each parameter, bad values
+	@echo "papermill: random draws from CVBOOK_DRAW_SEED=$(DRAW_SEED)"; rm -rf _build/costs
+	$(call timed,papermill,( $(MAKE) --no-print-directory -j$(WORKERS) DRAW_SEED=$(DRAW_SEED) \
+	    $(foreach k,$(shell seq 0 $$(( $(WORKERS) - 1 ))),papermill-shard-$(k)); rc=$$?; \
+	    $(BIN)/python tests/booktoc.py --record papermill _build/costs; exit $$rc ))
 
 papermill-shard-%:
-	@CVBOOK_PAPERMILL_SHARD=$*/$(WORKERS) $(PYTEST) -q --basetemp=_build/papermill-$* \
-	    tests/test_papermill.py
+	@CVBOOK_DRAW_SEED=$(DRAW_SEED) CVBOOK_PAPERMILL_SHARD=$*/$(WORKERS) $(PYTEST) -q \
+	    --basetemp=_build/papermill-$* tests/test_papermill.py
 
-# --all: re-read and re-execute every page even after `make book`, so the check is never stale.
-build: install mathjax  ## jupyter-book build -W of the whole book (forced re-execution)
-	$(call timed,build,$(BUILD) . --all -W --keep-going)
+# The site is rendered from the runs `make nbval` kept (it executes nothing): a chapter
+# without a checked run, or edited since it was run, stops the build, and an {eval}
+# number without a value stored by that run is a warning, an error under -W.
+# --all: re-read every page even after `make book`.
+build: install mathjax  ## jupyter-book build -W of the whole book, from the chapters make nbval ran
+	$(call timed,build,$(EXECUTE) $(BUILD) . --all -W --keep-going)
 
 chromium:  ## install Debian's chromium for the browser tests (when absent)
 	@command -v chromium >/dev/null 2>&1 || { \
@@ -155,6 +182,20 @@ NB ?=
 page: install mathjax  ## a papermill output as an offline page: make page NB=/tmp/ch2.ipynb
 	@test -n "$(NB)" || { echo "usage: make page NB=path/to/notebook.ipynb"; exit 2; }
 	$(BIN)/python tools/page.py $(NB)
+
+# A chapter made ready to commit, the notebook tools in their order: types for papermill's
+# help and the Lab captions (they change the cells), then one execution that stores the
+# prose's numbers, then the volatile metadata stripped; the package map and the claim
+# ledger follow the new chapter. `make lint` checks each of these.
+.PHONY: chapter
+chapter: install  ## a chapter ready to commit: make chapter NB=chapters/NN_name.ipynb
+	@test -n "$(NB)" || { echo "usage: make chapter NB=chapters/NN_name.ipynb"; exit 2; }
+	$(BIN)/python tools/annotate_parameters.py $(NB)
+	$(BIN)/python tools/lab_captions.py chapters/*.ipynb
+	$(BIN)/python tools/store_values.py $(NB)
+	$(BIN)/python tools/strip_notebooks.py $(NB)
+	$(BIN)/python tools/package_map.py
+	$(BIN)/python tools/ledger.py
 
 clean:  ## remove the build (the site, screenshots, MathJax copies)
 	rm -rf _build

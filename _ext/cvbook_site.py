@@ -17,7 +17,10 @@
   (the repository is not yet published), the buttons built from it -- Binder and the
   repository link -- are left out (``hide_unpublished``): they would lead nowhere;
 * ``cvbook.js`` (``_assets/``): the phone's navigation toggles open their drawers (the
-  theme, pydata-sphinx-theme 0.17, binds only the first of each kind, hidden on phones).
+  theme, pydata-sphinx-theme 0.17, binds only the first of each kind, hidden on phones),
+  and the contents drawer closes after a jump;
+* ``cvbook_page_numbering`` (set by ``tools/page.py`` only): a one-chapter site numbers
+  its figures and equations as the book does, 9.1 rather than 1 (``_number_as_book``).
 """
 
 from __future__ import annotations
@@ -219,11 +222,34 @@ def _declare_parallel_safe(app) -> None:
             ext.parallel_read_safe = True
 
 
+def _number_as_book(app, env) -> list[str]:
+    """Number every figure, table and equation as the whole book does.
+
+    ``cvbook_page_numbering`` is ``{"figure": [chapter, first], "displaymath": [chapter,
+    first]}``: the chapter is the site's root, so Sphinx numbers its figures 1, 2, ...;
+    they become (chapter, first - 1 + n), what the website shows (Fig. 9.1, or 5.4 for
+    chapter 5b, whose figures continue chapter 5's). Runs after Sphinx has assigned the
+    numbers (``env-get-updated``, priority 900), before any page is written.
+    """
+    numbering = app.config.cvbook_page_numbering or {}
+    if not numbering:
+        return []
+    chapter = next(iter(numbering.values()))[0]
+    for kinds in env.toc_fignumbers.values():
+        for kind, numbers in kinds.items():
+            chapter_of, first = numbering.get(kind, [chapter, 1])
+            for ident, number in list(numbers.items()):
+                numbers[ident] = (int(chapter_of), int(first) - 1 + int(number[-1]))
+    return []
+
+
 def setup(app) -> dict[str, Any]:
     _register_bibliography_style()
     app.connect("builder-inited", _declare_parallel_safe)
     app.add_config_value("cvbook_local_lab_url", DEFAULT_LAB_URL, "html")
     app.add_config_value("cvbook_placeholder_repository", PLACEHOLDER_REPOSITORY, "html")
+    app.add_config_value("cvbook_page_numbering", {}, "env")
+    app.connect("env-get-updated", _number_as_book, priority=900)
     app.add_js_file("cvbook.js", loading_method="defer")
     app.connect("missing-reference", _resolve_reexport)
     app.connect("autodoc-skip-member", _skip_foreign_members)

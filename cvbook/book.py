@@ -17,6 +17,13 @@ chapters share so that each reads the same in all three:
 * :func:`format_pm` writes a value and its standard error (``0.0123 ± 0.0045``) with
   enough digits that the error is never shown as zero and no zero carries a minus
   sign; every table of the book prints its ``±`` through it.
+* One minus sign. What the book shows a *reader* as a number -- the prose's values
+  (:func:`publish`, read with ``{eval}``), the tables and result lines written with
+  :func:`format_number` and :func:`format_pm` -- carries the true minus ``−`` (U+2212),
+  the sign MathJax sets in the formulas beside it and matplotlib on the figures' axes;
+  a hyphen ``-`` is shorter, sits lower and breaks a line after it. What a reader would
+  type back into Python (a parameter's value in an error message, a repr, a record
+  written for a program: ``minus="-"``) keeps the ASCII hyphen-minus.
 * :func:`results_path` finds a committed record under ``results/``, wherever the
   notebook runs from.
 * :func:`int_seed` draws an integer seed for a sampler or a splitter from a generator.
@@ -37,6 +44,7 @@ from typing import Any
 import numpy as np
 
 __all__ = [
+    "MINUS",
     "N",
     "ParameterError",
     "ParameterTypeError",
@@ -114,6 +122,33 @@ class Numbers:
 N = Numbers()
 
 
+#: The true minus sign (U+2212) of the numbers shown to a reader.
+MINUS = "\u2212"
+#: A hyphen-minus that is a number's sign: not inside a word, a name or an exponent
+#: (``K-fold``, ``2012-13``, ``1e-05`` keep theirs), and followed by a digit.
+_SIGN = re.compile(r"(?<![\w.)\]])-(?=\.?\d)")
+
+
+def _true_minus(text: str) -> str:
+    """Write the signs of the numbers in ``text`` as the true minus ``−`` (U+2212).
+
+    Examples
+    --------
+    >>> _true_minus("-0.25, +1.4, -3 (K-fold, 1e-05)")
+    '−0.25, +1.4, −3 (K-fold, 1e-05)'
+    """
+    return _SIGN.sub(MINUS, text)
+
+
+def _check_minus(minus: Any) -> str:
+    if minus not in (MINUS, "-"):
+        raise ValueError(
+            f"minus must be the true minus {MINUS!r} (text for a reader) or '-' "
+            f"(text for a program), got {minus!r}"
+        )
+    return minus
+
+
 def _no_negative_zero(text: str) -> str:
     """Drop the minus sign of a number that rounds to zero (``-0.000`` -> ``0.000``); a
     padded field keeps its width (``'   -0.00'`` -> ``'    0.00'``)."""
@@ -126,50 +161,70 @@ def _no_negative_zero(text: str) -> str:
     return unsigned + " " if text.endswith(" ") else unsigned
 
 
-def _not_finite(value: float) -> str:
+def _not_finite(value: float, minus: str = MINUS) -> str:
     """How the prose shows a number a run could not compute: ``n/a`` for NaN (the SE of
     one data set, a K the run did not include), ``∞`` or ``−∞`` for an infinity; never
     Python's ``nan``."""
     if math.isnan(value):
         return "n/a"
-    return "∞" if value > 0 else "−∞"
+    return "∞" if value > 0 else minus + "∞"
 
 
-def format_number(value: Any, fmt: str) -> str:
+def format_number(value: Any, fmt: str, *, minus: str = MINUS) -> str:
     """Format a real number with a format spec, never showing a negative zero.
+
+    A negative number carries the true minus ``−`` (U+2212), as in the prose and the
+    formulas, unless ``minus="-"`` asks for text a program reads back.
+
+    Parameters
+    ----------
+    value : float or int
+        The number (a NumPy scalar too); NaN is shown ``n/a``, an infinity ``∞``/``−∞``.
+    fmt : str
+        A format spec (``".3f"``, ``"+.1f"``, ``">8.2f"``, ``",d"``).
+    minus : {"−", "-"}, default="−"
+        The sign of a negative number: the true minus (for a reader) or the ASCII
+        hyphen-minus (for a program).
 
     Examples
     --------
     >>> format_number(-0.00001, ".3f")
     '0.000'
     >>> format_number(-0.0123, ".3f")
+    '−0.012'
+    >>> format_number(-0.0123, ".3f", minus="-")
     '-0.012'
     >>> format_number(-0.0001, ">8.2f")
     '    0.00'
     >>> format_number(float("nan"), ".3f")  # a run that could not compute it
     'n/a'
     """
+    minus = _check_minus(minus)
     if not isinstance(fmt, str):
         raise TypeError(f"fmt must be a format spec (str), got {type(fmt).__name__}")
     value = _plain(value)
     if not isinstance(value, numbers.Real) or isinstance(value, bool):
         raise TypeError(f"value must be a real number, got {type(value).__name__}")
     if not math.isfinite(float(value)):
-        return _not_finite(float(value))
+        return _not_finite(float(value), minus)
     try:
         text = format(value if isinstance(value, numbers.Integral) else float(value), fmt)
     except (ValueError, OverflowError) as err:
         raise ValueError(f"cannot format {value!r} with {fmt!r}: {err}") from None
-    return _no_negative_zero(text)
+    text = _no_negative_zero(text)
+    return _true_minus(text) if minus == MINUS else text
 
 
-def format_pm(value: Any, se: Any, *, digits: int = 3, sig: int = 2, scale: float = 1.0) -> str:
+def format_pm(
+    value: Any, se: Any, *, digits: int = 3, sig: int = 2, scale: float = 1.0, minus: str = MINUS
+) -> str:
     """Write ``value ± se`` with enough decimals that the standard error is not shown as 0.
 
     Both numbers get the same number of decimals: ``digits``, or more when the standard
     error is below ``10**-digits``, so that it shows ``sig`` significant digits. A zero
     never carries a minus sign. A standard error of exactly zero (identical results) is
-    written ``± 0``. This is the one place the book formats a ``±``: every table goes
+    written ``± 0``. A negative value carries the true minus ``−`` (U+2212) unless
+    ``minus="-"``. This is the one place the book formats a ``±``: every table goes
     through it.
 
     Parameters
@@ -182,18 +237,22 @@ def format_pm(value: Any, se: Any, *, digits: int = 3, sig: int = 2, scale: floa
         Significant digits of a standard error smaller than ``10**-digits``.
     scale : float, default=1.0
         Multiply both before formatting (100 for percentages).
+    minus : {"−", "-"}, default="−"
+        The sign of a negative value: the true minus (for a reader) or the ASCII
+        hyphen-minus (for a program).
 
     Examples
     --------
     >>> format_pm(0.1234, 0.0150)
     '0.123 ± 0.015'
     >>> format_pm(-0.00002, 0.000013)
-    '-0.000020 ± 0.000013'
+    '−0.000020 ± 0.000013'
     >>> format_pm(-0.0000001, 0.0002)
     '0.00000 ± 0.00020'
     >>> format_pm(0.0, 0.0)
     '0.000 ± 0'
     """
+    minus = _check_minus(minus)
     value, se, scale = _plain(value), _plain(se), _plain(scale)
     for name, x in (("value", value), ("se", se), ("scale", scale)):
         if not isinstance(x, numbers.Real) or isinstance(x, bool):
@@ -217,7 +276,8 @@ def format_pm(value: Any, se: Any, *, digits: int = 3, sig: int = 2, scale: floa
         se_text = f"{se:.{decimals}f}"
     else:
         se_text = "0"
-    return f"{_no_negative_zero(f'{value:.{decimals}f}')} ± {se_text}"
+    text = _no_negative_zero(f"{value:.{decimals}f}")
+    return f"{_true_minus(text) if minus == MINUS else text} ± {se_text}"
 
 
 _NUMPY_REPR = re.compile(r"\bnp\.(?:[a-z]+[0-9]*|str_|bool_)\(([^()]*)\)")
@@ -289,7 +349,10 @@ def publish(values: Mapping[str, Any] | None = None, /, **named: Any) -> None:
 
     Each value is a number, a string, or a pair ``(value, format_spec)``; floats need a
     format. The formatted text becomes ``N.<name>`` (shown in the prose with
-    ``{eval}`N.<name>```).
+    ``{eval}`N.<name>```). A negative number reads with the true minus ``−`` (U+2212),
+    as MathJax writes it in the formulas around it; in a published string (a list of
+    numbers a chapter wrote itself, ``"-3.0, +1.4"``) every number's sign does too,
+    while the hyphens of words (``K-fold``) and exponents (``1e-05``) stay.
 
     Parameters
     ----------
@@ -303,6 +366,9 @@ def publish(values: Mapping[str, Any] | None = None, /, **named: Any) -> None:
     >>> publish({"doc_risk": (0.1234, ".3f")}, doc_m=40)
     >>> N.doc_risk, N.doc_m
     (0.123, 40)
+    >>> publish(doc_gap=(-0.0052, ".4f"), doc_zs="-3.0, +1.4")
+    >>> N.doc_gap, N.doc_zs
+    (−0.0052, −3.0, +1.4)
     """
     if values is not None and not isinstance(values, Mapping):
         raise TypeError(
@@ -332,7 +398,7 @@ def publish(values: Mapping[str, Any] | None = None, /, **named: Any) -> None:
                     f"(no keyword, no leading underscore), got {name!r}"
                 )
             value, fmt = item if isinstance(item, tuple) and len(item) == 2 else (item, None)
-            shown[name] = Shown(_format(name, _plain(value), fmt))
+            shown[name] = Shown(_true_minus(_format(name, _plain(value), fmt)))
         except (TypeError, ValueError) as err:
             others = [repr(n) for n in items if n != name]
             note = "nothing was published"

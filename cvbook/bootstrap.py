@@ -22,6 +22,7 @@ with their constants 0.632 and 0.368 (``1 - 1/e = 0.6321...``).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +30,7 @@ from typing import Any
 import numpy as np
 from joblib import Parallel, delayed
 from sklearn.base import clone
+from sklearn.utils.multiclass import type_of_target
 
 from .holdout import clone_estimator
 from .risk import LOSSES, check_target
@@ -38,10 +40,11 @@ from .validation import (
     check_bool,
     check_finite_values,
     check_int,
-    check_label_pair,
     check_n_jobs,
+    check_predicted_labels,
     check_random_state,
     check_same_length,
+    check_target_for_loss,
     check_train_test_splits,
     check_xy,
 )
@@ -96,12 +99,26 @@ class BootstrapSplit:
         return self.n_bootstraps
 
     def split(self, X: Any, y: Any = None, groups: Any = None) -> Iterable[tuple]:
-        """Yield ``(train, test)``: a bootstrap sample and its out-of-bag indices."""
-        if isinstance(X, (str, bytes)) or not hasattr(X, "__len__"):
+        """Yield ``(train, test)``: a bootstrap sample and its out-of-bag indices.
+
+        ``X`` may be an array, a list, a DataFrame or a ``scipy.sparse`` matrix (only its
+        number of rows is read); ``groups`` is ignored, with a ``UserWarning``.
+        """
+        shape = getattr(X, "shape", None)
+        if isinstance(shape, tuple) and shape:
+            m = int(shape[0])
+        elif isinstance(X, (str, bytes)) or not hasattr(X, "__len__"):
             raise ArgumentTypeError(
                 f"X must be an array of points (one row each), got {type(X).__name__}"
             )
-        m = len(X)
+        else:
+            m = len(X)
+        if groups is not None:
+            warnings.warn(
+                "The groups parameter is ignored by BootstrapSplit: it draws points, not groups",
+                UserWarning,
+                stacklevel=2,
+            )
         if m < 2:
             raise ValueError(f"X must have at least 2 rows for a bootstrap, got {m}")
         rng = check_random_state(self.random_state, "random_state")
@@ -109,7 +126,13 @@ class BootstrapSplit:
             if y is None:
                 raise ValueError("y is needed to split with stratify=True")
             y = check_1d_labels(y, "y")
-            check_same_length(("X", X), ("y", y))
+            if y.shape[0] != m:
+                raise ValueError(f"arrays must have the same length: X has {m}, y has {y.size}")
+            if type_of_target(y) == "continuous":
+                raise ValueError(
+                    "stratify=True draws class by class, but y is a continuous target "
+                    f"({np.unique(y).size} distinct values of {m}): use stratify=False"
+                )
             classes = [np.flatnonzero(y == c) for c in np.unique(y)]
         for _ in range(self.n_bootstraps):
             if self.stratify:
@@ -153,7 +176,12 @@ def no_information_rate(y: Any, y_pred: Any, loss: str = "zero_one") -> float:
     """
     loss = _loss_name(loss)
     if loss == "zero_one":
-        y, y_pred = check_label_pair(y, y_pred)
+        y = check_1d_labels(y, "y", allow_empty=True)
+        y_pred = check_1d_labels(y_pred, "y_pred", allow_empty=True)
+        check_same_length(("y", y), ("y_pred", y_pred))
+        if y.size:
+            check_target_for_loss(y, "zero_one", "y")
+            check_predicted_labels(y_pred, "y_pred", like=y)
     else:
         y = check_finite_values(y, "y", ndim=1)
         y_pred = check_finite_values(y_pred, "y_pred", ndim=1)
@@ -226,8 +254,24 @@ class BootstrapEstimates:
 
 
 def _fit_predict(estimator: Any, X: np.ndarray, y: np.ndarray, train: np.ndarray) -> np.ndarray:
-    """Fit a clone on the bootstrap sample and predict every point of ``S``."""
-    return clone(estimator).fit(X[train], y[train]).predict(X)
+    """Fit a clone on the bootstrap sample and predict every point of ``S``.
+
+    A learner that refuses a sample holding fewer classes than ``S`` (a rare class not
+    drawn) gets an error that says so and points to ``stratify=True``.
+    """
+    try:
+        return clone(estimator).fit(X[train], y[train]).predict(X)
+    except ValueError as err:
+        drawn, labels = np.unique(y[train]), np.unique(y)
+        if drawn.size < labels.size and type_of_target(y) != "continuous":
+            counts = {str(c): int(np.sum(y == c)) for c in labels if c not in drawn}
+            raise ValueError(
+                f"a bootstrap sample holds {drawn.size} of the {labels.size} classes of y "
+                f"(the classes not drawn, with their counts in y: {counts}), and the estimator "
+                f"refused it ({type(err).__name__}: {err}); use stratify=True, which keeps every "
+                "class's count in each sample"
+            ) from err
+        raise
 
 
 def _replicates(estimator, X, y, splits, n_jobs) -> list[np.ndarray]:
@@ -284,7 +328,7 @@ def bootstrap_replicate_errors(
     X, y = check_xy(X, y)
     per_point = LOSSES[_loss_name(loss)]
     check_target(y, loss)
-    estimator = clone_estimator(estimator)
+    estimator = clone_estimator(estimator)  # names one without fit or predict
     check_n_jobs(n_jobs)
     splits = check_train_test_splits(splits, len(y), unique_train=False, allow_empty_test=True)
     preds = _replicates(estimator, X, y, splits, n_jobs)
@@ -372,9 +416,14 @@ def bootstrap_estimates(
     name = _loss_name(loss)
     per_point = LOSSES[name]
     check_target(y, loss)
-    estimator = clone_estimator(estimator)
+    estimator = clone_estimator(estimator)  # names one without fit or predict
     check_n_jobs(n_jobs)
     given = splits is not None
+    if stratify and not given and name == "squared":
+        raise ValueError(
+            "stratify=True draws class by class, but loss='squared' scores a regression "
+            "target: use stratify=False"
+        )
     if splits is None:
         splits = BootstrapSplit(n_bootstraps, random_state=random_state, stratify=stratify)
         splits = splits.split(X, y)

@@ -1,4 +1,4 @@
-"""Exact binomial (Clopper--Pearson) bounds for a 0-1 error rate.
+"""Exact binomial (Clopper--Pearson) bounds for a 0-1 error rate (chapters 1, 5, 6 and 7).
 
 When a classifier is scored on ``n`` points it never saw, the number of
 mistakes is a Binomial(n, L) draw, where L is its true risk. Clopper and

@@ -44,13 +44,12 @@ otherwise it uses that public estimator (same numbers, slower): see
 the whole kernel with weight 0 outside the fitting set (libsvm drops those
 points and reads the others' kernel values in place), and the errors come
 from one matrix product per split whose signs are certified against libsvm's
-own sum (:func:`_pool_predict`). libsvm releases the GIL, so the tasks run in
+own sum (:func:`pool_predict`). libsvm releases the GIL, so the tasks run in
 threads unless the caller chose a joblib backend.
 """
 
 from __future__ import annotations
 
-import functools
 import numbers
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
@@ -61,24 +60,30 @@ from joblib import Parallel, delayed, effective_n_jobs
 from scipy import sparse
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.exceptions import DataConversionWarning
-from sklearn.metrics.pairwise import euclidean_distances, rbf_kernel
+from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.model_selection import ParameterGrid
 from sklearn.svm import SVC
-from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted
-from threadpoolctl import ThreadpoolController
-
-try:  # private module of scikit-learn: used only while it behaves as SVC does
-    from sklearn.svm import _libsvm
-except ImportError:  # pragma: no cover - depends on the scikit-learn version
-    _libsvm = None
 
 try:  # scikit-learn >= 1.6
     from sklearn.utils.validation import validate_data as _sk_validate_data
 except ImportError:  # pragma: no cover - scikit-learn < 1.6
     _sk_validate_data = None
 
+from ._ckcv_libsvm import (
+    RBFMember,
+    class_index,
+    gaussian_kernels,
+    generic_chunk,
+    kernel_block,
+    libsvm_agrees,
+    libsvm_fit,
+    one_blas_thread,
+    pool_weight,
+    precomputed_chunk,
+    svc_defaults,
+)
 from .bounds import clopper_pearson_upper
 from .validation import (
     ArgumentTypeError,
@@ -340,45 +345,8 @@ class ThreeWaySplit:
 
 
 # --------------------------------------------------------------------------- #
-# The solver of the fast path
-
-
-@functools.cache
-def _libsvm_agrees() -> bool:
-    """Whether ``_libsvm`` is importable and gives ``SVC(kernel="precomputed")``'s model.
-
-    Checked once per process on a small problem with class weights; any
-    exception (a changed private signature) means no.
-    """
-    if _libsvm is None:
-        return False
-    try:
-        rng = np.random.default_rng(0)
-        X = rng.normal(size=(40, 2))
-        y = np.where(X[:, 0] + 0.5 * rng.normal(size=40) > 0, 3, -2)
-        K = rbf_kernel(X, gamma=0.7)
-        params = {**SVC(kernel="precomputed").get_params(), "C": 3.0, "class_weight": {3: 2.0}}
-        _libsvm.set_verbosity_wrap(0)
-        model = _libsvm_fit(K, _class_index(y, np.unique(y)), y, np.unique(y), params)
-        ours = _libsvm_predict(K, model, params)
-        svc = SVC(**params).fit(K, y)
-        # The pool form: weights 0 outside the fitting set give the model of the
-        # block, and the matrix-product prediction gives libsvm's labels.
-        classes, t = np.unique(y), _class_index(y, np.unique(y))
-        fit = np.flatnonzero(rng.random(40) < 0.7)
-        ev = np.setdiff1d(np.arange(40), fit)
-        pooled = _pool_fit(K, t, fit, y[fit], classes, params)
-        block = _libsvm_fit(_block(K, fit, fit), t[fit], y[fit], classes, params)
-        labels = _pool_predict(K[ev], fit, [pooled], [params])[:, 0]
-        return bool(
-            np.array_equal(np.unique(y)[ours.astype(int)], svc.predict(K))
-            and np.array_equal(model[3], svc._dual_coef_)
-            and np.array_equal(model[4], svc._intercept_)
-            and all(np.array_equal(a, b) for a, b in zip(pooled, block, strict=True))
-            and np.array_equal(labels, _libsvm_predict(_block(K, ev, fit), block, params))
-        )
-    except Exception:
-        return False
+# The solver of the fast path: its two public doors (the machinery is in
+# cvbook._ckcv_libsvm)
 
 
 def solver_backend() -> str:
@@ -402,153 +370,7 @@ def solver_backend() -> str:
     >>> solver_backend() in ("libsvm", "svc")
     True
     """
-    return "libsvm" if _libsvm_agrees() else "svc"
-
-
-def _class_index(y: np.ndarray, classes: np.ndarray) -> np.ndarray:
-    return np.searchsorted(classes, y).astype(np.float64)
-
-
-_UNIT_WEIGHTS = np.ones(2)
-_UNIT_WEIGHTS.flags.writeable = False
-
-
-def _class_weight(class_weight: Any, classes: np.ndarray, y_fit: np.ndarray) -> np.ndarray:
-    """The per-class weights SVC computes: from the *labels* of the fitting set."""
-    if class_weight is None:
-        return _UNIT_WEIGHTS if len(classes) == 2 else np.ones(len(classes))
-    return compute_class_weight(class_weight, classes=classes, y=y_fit)
-
-
-def _libsvm_fit(K_fit, t_fit, y_fit, classes, p, sample_weight=None) -> tuple:
-    """libsvm's C-SVC on a precomputed kernel; ``y_fit`` (the fitted labels) sets the class weights.
-
-    ``random_seed=-1``: libsvm draws random numbers only for probability
-    estimates, never asked for here, so its global generator is left alone
-    (it would be shared by the threads of a parallel fit).
-    """
-    return _libsvm.fit(
-        K_fit,
-        t_fit,
-        svm_type=0,
-        sample_weight=np.empty(0) if sample_weight is None else sample_weight,
-        class_weight=_class_weight(p["class_weight"], classes, y_fit),
-        kernel="precomputed",
-        C=float(p["C"]),
-        nu=0.5,
-        probability=False,
-        degree=p["degree"],
-        shrinking=p["shrinking"],
-        tol=p["tol"],
-        cache_size=p["cache_size"],
-        coef0=p["coef0"],
-        gamma=0.0,
-        epsilon=0.1,
-        max_iter=p["max_iter"],
-        random_seed=-1,
-    )
-
-
-def _gaussian_kernels(X: np.ndarray, gammas: Sequence[float]) -> list[np.ndarray]:
-    """``[rbf_kernel(X, gamma=g) for g in gammas]``, bit for bit, from one distance matrix.
-
-    ``rbf_kernel`` computes ``exp(-g * D)`` from the squared distances ``D``;
-    computing ``D`` once saves a product and the input checks per gamma.
-    """
-    D = euclidean_distances(X, squared=True)
-    out = []
-    for g in gammas:
-        K = D * -g
-        np.exp(K, out=K)
-        out.append(K)
-    return out
-
-
-def _pool_weight(n: int, fit: np.ndarray) -> np.ndarray:
-    """Sample weights that make libsvm fit on the points ``fit`` (sorted) of the pool, in place.
-
-    The other points get weight zero. libsvm drops them, keeps the rest in
-    pool order and reads each kernel value at its pool index, so the model
-    (``support`` as positions in ``fit``) is bit for bit the one fit on
-    ``K[np.ix_(fit, fit)]``, without copying that block.
-    """
-    weight = np.zeros(n)
-    weight[fit] = 1.0
-    return weight
-
-
-def _pool_fit(K: np.ndarray, t: np.ndarray, fit: np.ndarray, y_fit, classes, p) -> tuple:
-    """libsvm's model on the points ``fit`` of the pool (:func:`_pool_weight`)."""
-    return _libsvm_fit(K, t, y_fit, classes, p, sample_weight=_pool_weight(len(t), fit))
-
-
-#: Decision values within ``_SIGN_SLACK (terms + 2) eps A`` of 0 are left to libsvm: eps
-#: is twice the unit roundoff, so this is four times the sum of both error bounds.
-_SIGN_SLACK = 8.0
-_EPS = float(np.finfo(np.float64).eps)
-
-
-def _pool_predict(K_rows: np.ndarray, fit: np.ndarray, models: list, params: list) -> np.ndarray:
-    """Labels (0., 1.) libsvm predicts, one column per model, from ``K_rows`` = K(points, pool).
-
-    One matrix product gives every decision value. libsvm sums the same
-    terms in another order; each sum is within ``(terms + 1) u A`` of the
-    exact value, with ``A = sum |c_i K_i| + |b|`` and ``u`` the unit roundoff
-    (Higham, *Accuracy and Stability of Numerical Algorithms*, sec. 3.1), and
-    ``A <= sum |c_i| + |b|`` because a Gaussian kernel lies in [0, 1]. A
-    decision value further than twice that from 0 has libsvm's sign; the rare
-    ones closer to 0 are predicted by libsvm itself, so the labels are libsvm's
-    exactly. Needs ``0 <= K_rows <= 1``.
-    """
-    n, r = K_rows.shape[1], len(models)
-    coef = np.zeros((n, r))
-    for j, model in enumerate(models):
-        coef[fit[model[0]], j] = model[3][0]
-    b = np.array([model[4][0] for model in models])
-    dec = K_rows @ coef
-    dec += b
-    pred = (dec <= 0).astype(np.float64)  # libsvm: label 0 if the decision is > 0
-    tol = _SIGN_SLACK * (n + 2) * _EPS * (np.abs(coef).sum(axis=0) + np.abs(b))
-    unsure = np.abs(dec) <= tol
-    if unsure.any():
-        for j in np.flatnonzero(unsure.any(axis=0)):
-            rows = np.flatnonzero(unsure[:, j])
-            pred[rows, j] = _libsvm_predict(_block(K_rows, rows, fit), models[j], params[j])
-    return pred
-
-
-def _libsvm_call(fn, K: np.ndarray, model: tuple, p: Mapping) -> np.ndarray:
-    """``fn`` (libsvm's ``predict`` or ``decision_function``) of a precomputed-kernel model."""
-    support, sv, n_support, dual_coef, intercept, prob_a, prob_b, _, _ = model
-    return fn(
-        K,
-        support,
-        sv,
-        n_support,
-        dual_coef,
-        intercept,
-        prob_a,
-        prob_b,
-        svm_type=0,
-        kernel="precomputed",
-        degree=p["degree"],
-        coef0=p["coef0"],
-        gamma=0.0,
-        cache_size=p["cache_size"],
-    )
-
-
-def _libsvm_predict(K_eval, model, p) -> np.ndarray:
-    return _libsvm_call(_libsvm.predict, K_eval, model, p)
-
-
-@functools.lru_cache(maxsize=1)
-def _svc_defaults_cached() -> tuple:
-    return tuple(SVC(kernel="precomputed").get_params().items())
-
-
-def _svc_defaults() -> dict:
-    return dict(_svc_defaults_cached())
+    return "libsvm" if libsvm_agrees() else "svc"
 
 
 def _check_kernel(K: Any) -> np.ndarray:
@@ -571,7 +393,7 @@ def _check_svc_params(params: Any) -> list[dict]:
     many = isinstance(params, (list, tuple))
     if many and not params:
         raise ValueError("params must be None, a mapping or a non-empty list of mappings")
-    defaults = _svc_defaults()
+    defaults = svc_defaults()
     out = []
     for i, q in enumerate(params if many else [params]):
         where = f"params[{i}]" if many else "params"
@@ -661,7 +483,7 @@ def fit_precomputed(
     2
     """
     backend = solver_backend() if backend is None else backend
-    if backend not in ("svc", "libsvm") or (backend == "libsvm" and not _libsvm_agrees()):
+    if backend not in ("svc", "libsvm") or (backend == "libsvm" and not libsvm_agrees()):
         raise ValueError(f"backend must be None, 'svc' or (if available) 'libsvm', got {backend!r}")
     K = _check_kernel(K)
     y = _check_y(y)
@@ -686,180 +508,18 @@ def fit_precomputed(
         )
     if backend == "svc":
         if fit_index is not None:
-            K, y = _block(K, fit_index, fit_index), y[fit_index]
+            K, y = kernel_block(K, fit_index, fit_index), y[fit_index]
         models = [SVC(**p).fit(K, y) for p in ps]
     elif fit_index is None:
         classes = np.unique(y)
-        t = _class_index(y, classes)
-        models = [_libsvm_fit(K, t, y, classes, p) for p in ps]
+        t = class_index(y, classes)
+        models = [libsvm_fit(K, t, y, classes, p) for p in ps]
     else:
         y_fit = y[fit_index]
         classes = np.unique(y_fit)
-        t, weight = _class_index(y, classes), _pool_weight(len(y), fit_index)
-        models = [_libsvm_fit(K, t, y_fit, classes, p, sample_weight=weight) for p in ps]
+        t, weight = class_index(y, classes), pool_weight(len(y), fit_index)
+        models = [libsvm_fit(K, t, y_fit, classes, p, sample_weight=weight) for p in ps]
     return models if many else models[0]
-
-
-@functools.cache
-def _threadpools() -> ThreadpoolController:
-    return ThreadpoolController()  # after numpy's import: it finds numpy's BLAS
-
-
-def _one_blas_thread():
-    """Context in which BLAS uses one thread.
-
-    The fast path runs many small matrix products between libsvm fits;
-    BLAS threads would spin on the other cores the fits (or the other
-    joblib workers) need.
-    """
-    return _threadpools().limit(limits=1, user_api="blas")
-
-
-# --------------------------------------------------------------------------- #
-# Work done in the joblib tasks (module level so that every backend can pickle it)
-
-
-def _block(K: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
-    """``K[np.ix_(rows, cols)]`` (C-contiguous), gathered columns first, then whole rows."""
-    return K.take(cols, axis=1).take(rows, axis=0)
-
-
-class _PrecomputedSVC:
-    """A C-SVC on a precomputed kernel fit by libsvm directly (the fast path's member).
-
-    It holds the arrays ``SVC(kernel="precomputed").fit`` would hold and
-    predicts as that SVC does, without scikit-learn's per-call checks (which
-    cost more than the fit on small data). The tests compare both.
-    """
-
-    def __init__(self, model: tuple, params: dict, classes: np.ndarray):
-        self.model = model
-        self.params = params
-        self.classes_ = classes
-
-    @property
-    def support_(self) -> np.ndarray:
-        return self.model[0]
-
-    @property
-    def n_support_(self) -> np.ndarray:
-        return self.model[2]
-
-    @property
-    def dual_coef_(self) -> np.ndarray:
-        return -self.model[3]  # SVC flips the signs of a binary problem
-
-    @property
-    def intercept_(self) -> np.ndarray:
-        return -self.model[4]
-
-    def predict(self, K: np.ndarray) -> np.ndarray:
-        """Labels from the kernel ``K`` between new points and the fitting set."""
-        K = np.ascontiguousarray(K, dtype=np.float64)
-        return self.classes_[_libsvm_predict(K, self.model, self.params).astype(np.intp)]
-
-    def decision_function(self, K: np.ndarray) -> np.ndarray:
-        """Signed distance to the boundary, positive for ``classes_[1]``, as SVC gives it."""
-        K = np.ascontiguousarray(K, dtype=np.float64)
-        return -_libsvm_call(_libsvm.decision_function, K, self.model, self.params).ravel()
-
-
-def _errors_svc(K_fit, y_fit, K_eval, y_eval, p, keep) -> tuple:
-    """Errors on the evaluation block of ``SVC(kernel="precomputed")`` fit on ``K_fit``."""
-    svc = SVC(**p).fit(K_fit, y_fit)
-    return int(np.count_nonzero(svc.predict(K_eval) != y_eval)), (svc if keep else None)
-
-
-def _precomputed_chunk(K, y, base_params, points, splits, phase, keep, backend) -> list:
-    """MS or EE errors of the grid points sharing one kernel, on several splits.
-
-    ``phase="ms"`` fits on TR and counts on MS; ``"ee"`` fits on TR u MS and
-    counts on EE, keeping the model of the points with ``keep[j]``. With
-    libsvm the kernel is read in place (:func:`_pool_weight`, :func:`_pool_predict`);
-    with the public SVC the blocks of a split are sliced once and shared by the points.
-    """
-    classes = np.unique(y)
-    t = _class_index(y, classes)
-    ps = [{**base_params, **params} for params in points]
-    if backend == "libsvm":
-        # A global of libsvm; SVC.fit sets it on every call too, threads included.
-        _libsvm.set_verbosity_wrap(int(base_params["verbose"]))
-    out = []
-    for tr, ms, ee in splits:
-        # Both sorted (ThreeWaySplit sorts its parts): libsvm sees the points in
-        # pool order whether it is given the block or the pool with weights.
-        fit = tr if phase == "ms" else np.sort(np.concatenate([tr, ms]))
-        ev = ms if phase == "ms" else ee
-        if backend == "libsvm":
-            weight, y_fit = _pool_weight(len(y), fit), y[fit]
-            models = [_libsvm_fit(K, t, y_fit, classes, p, sample_weight=weight) for p in ps]
-            pred, t_ev = _pool_predict(K.take(ev, axis=0), fit, models, ps), t[ev]
-            # Mismatches of 0/1 labels: sum(pred) + sum(t) - 2 t.pred (exact in floats).
-            errors = (pred.sum(axis=0) + t_ev.sum() - 2.0 * (t_ev @ pred)).astype(int).tolist()
-            out.append(
-                [
-                    (e, _PrecomputedSVC(model, p, classes) if kept else None)
-                    for e, model, p, kept in zip(errors, models, ps, keep, strict=True)
-                ]
-            )
-            continue
-        # The public SVC: one gather for both blocks, rows fit then ev, columns
-        # fit; the first len(fit) rows are K_fit (a C-contiguous view), the rest K_eval.
-        K_both = _block(K, np.concatenate([fit, ev]), fit)
-        K_fit, K_eval = K_both[: len(fit)], K_both[len(fit) :]
-        out.append(
-            [
-                _errors_svc(K_fit, y[fit], K_eval, y[ev], p, kept)
-                for p, kept in zip(ps, keep, strict=True)
-            ]
-        )
-    return out
-
-
-def _generic_chunk(X, y, base, points, splits, phase, keep) -> list:
-    """As :func:`_precomputed_chunk`, refitting the estimator on raw features."""
-    out = []
-    for tr, ms, ee in splits:
-        fit = tr if phase == "ms" else np.sort(np.concatenate([tr, ms]))
-        ev = ms if phase == "ms" else ee
-        row = []
-        for params, kept in zip(points, keep, strict=True):
-            est = clone(base).set_params(**params).fit(X[fit], y[fit])
-            row.append((int(np.count_nonzero(est.predict(X[ev]) != y[ev])), est if kept else None))
-        out.append(row)
-    return out
-
-
-class _RBFMember(ClassifierMixin, BaseEstimator):
-    """One model of F*: an SVC on a precomputed Gaussian kernel, usable on raw X.
-
-    ``svc`` is the model of the EE phase: a :class:`_PrecomputedSVC` (libsvm
-    called directly) or, with the fallback solver, an ``SVC(kernel="precomputed")``;
-    both predict alike. Holds a reference to the training pool (shared by all
-    members, never copied) and the indices of the points it was fit on.
-    """
-
-    def __init__(self, svc: Any, gamma: float, X_pool: np.ndarray, fit_index: np.ndarray):
-        self.svc = svc
-        self.gamma = gamma
-        self.X_pool = X_pool
-        self.fit_index = fit_index
-
-    @property
-    def classes_(self) -> np.ndarray:
-        return self.svc.classes_
-
-    def predict_from_pool_kernel(self, K_pool: np.ndarray) -> np.ndarray:
-        """Predict from ``K(X, X_pool)`` computed once for many members."""
-        return self.svc.predict(K_pool[:, self.fit_index])
-
-    def decision_function(self, X) -> np.ndarray:
-        K = rbf_kernel(np.asarray(X, dtype=float), self.X_pool[self.fit_index], gamma=self.gamma)
-        return self.svc.decision_function(K)
-
-    def predict(self, X) -> np.ndarray:
-        K = rbf_kernel(np.asarray(X, dtype=float), self.X_pool[self.fit_index], gamma=self.gamma)
-        return self.svc.predict(K)
 
 
 def _is_plain_rbf_svc(estimator: Any) -> bool:
@@ -1083,6 +743,23 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
                 raise ValueError(f"param_grid: C must be a positive number, got {c!r}")
         fast = _is_plain_rbf_svc(estimator) and all(p.get("kernel", "rbf") == "rbf" for p in points)
         if fast:
+            # the fast path fits libsvm directly: refuse the class weights SVC refuses
+            for p in points:
+                where = "param_grid" if "class_weight" in p else "estimator"
+                cw = p.get("class_weight", estimator.class_weight)
+                if isinstance(cw, Mapping):
+                    bad = {
+                        c: w
+                        for c, w in cw.items()
+                        if isinstance(w, (bool, np.bool_))
+                        or not isinstance(w, numbers.Real)
+                        or not (np.isfinite(w) and w > 0)
+                    }
+                    if bad:
+                        raise ValueError(
+                            f"{where}: class_weight must give every class a positive finite "
+                            f"weight (SVC fails on the others), got {bad}"
+                        )
             default_gamma = estimator.gamma
             for p in points:
                 p.pop("kernel", None)
@@ -1181,7 +858,7 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
             for idx in chunks:
                 sp = [splits[k][i] for i in idx]
                 if ctx["fast"]:
-                    call = delayed(_precomputed_chunk)(
+                    call = delayed(precomputed_chunk)(
                         ctx["kernels"][g],
                         ctx["y"],
                         ctx["base_params"],
@@ -1192,7 +869,7 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
                         ctx["backend"],
                     )
                 else:
-                    call = delayed(_generic_chunk)(
+                    call = delayed(generic_chunk)(
                         ctx["X"],
                         ctx["y"],
                         ctx["base"],
@@ -1239,19 +916,36 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        with _one_blas_thread():  # parallel work is n_jobs' business, not BLAS's
+        with one_blas_thread():  # parallel work is n_jobs' business, not BLAS's
             return self._fit(X, y)
 
     def _fit(self, X, y) -> CompleteKCV:
+        """Algorithm 1 in its steps: checks, splits, MS phase, EE phase, results."""
         X, y, k_values = self._validate(X, y)
         seed = _check_seed(self.random_state)
         self._entropy = np.random.SeedSequence().entropy if seed is None else seed
-        n = len(y)
         delta = float(check_open_unit(self.delta, "delta", scalar=True))
         estimator, points, fast = self._grid(X)
-        splits = self._usable_splits(n, y, k_values)
-        k_values = list(splits)
-        n_points = len(points)
+        splits = self._usable_splits(len(y), y, k_values)
+        ctx = self._context(X, y, estimator, points, fast, splits)
+        # MS phase: f_TR for every (grid point, k, split), and the selection at each k.
+        ms_err, L_ms, selected = self._ms_phase(ctx, delta)
+        # EE phase: f*_MS on TR u MS for the selected rows (or all), keeping the selected.
+        ee_err, L_ee = self._ee_phase(ctx, selected, delta)
+        self.cv_results_ = self._results(ctx, ms_err, L_ms, ee_err, L_ee)
+        self._set_fitted(ctx)
+        return self
+
+    def _context(self, X, y, estimator, points, fast, splits) -> dict[str, Any]:
+        """What the two phases share: data, splits, grid, rows, and the fast path's kernels.
+
+        The rows of ``cv_results_`` are (k, grid point), k-major. On the fast path the
+        grid points are grouped by gamma (one Gaussian kernel per group), and the SVC
+        parameters are checked here, once per distinct value, since the tasks skip
+        scikit-learn's checks.
+        """
+        n, k_values = len(y), list(splits)
+        ks = np.repeat(np.array(k_values), len(points))
         ctx: dict[str, Any] = {
             "n": n,
             "splits": splits,
@@ -1259,6 +953,9 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
             "X": X,
             "y": y,
             "points": points,
+            "k_values": k_values,
+            "ks": ks,
+            "m": n // ks,
         }
         if fast:
             base = clone(estimator).set_params(kernel="precomputed")
@@ -1273,33 +970,32 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
                         SVC(**{**base_params, key: value, "gamma": "scale"})._validate_params()
             SVC(**{**base_params, "gamma": "scale"})._validate_params()
             gammas = sorted({p["gamma"] for p in points}, key=[p["gamma"] for p in points].index)
-            group_of = [gammas.index(p["gamma"]) for p in points]
             ctx.update(
+                base=base,
+                group_of=[gammas.index(p["gamma"]) for p in points],
                 base_params=base_params,
                 backend=solver_backend(),
-                kernels=_gaussian_kernels(X, gammas),
+                kernels=gaussian_kernels(X, gammas),
                 sub_points=[{key: v for key, v in p.items() if key != "gamma"} for p in points],
             )
         else:
-            base = clone(estimator)
-            group_of = [0] * n_points
-            ctx["base"] = base
+            ctx.update(base=clone(estimator), group_of=[0] * len(points))
+        return ctx
 
-        def by_pair(selected: dict[int, int] | None) -> dict:
-            """Points to score per (group, k): all of them (keep none) or the selection."""
-            pairs: dict = {}
-            for k in k_values:
-                for j in range(n_points):
-                    keep = selected is not None and selected[k] == j
-                    if selected is None or keep or self.ee_rows == "all":
-                        pairs.setdefault((group_of[j], k), []).append((j, keep))
-            return pairs
+    def _rows_by_pair(self, ctx: dict, selected: dict[int, int] | None) -> dict:
+        """Points to score per (group, k): all of them (keep none) or the selection."""
+        pairs: dict = {}
+        for k in ctx["k_values"]:
+            for j in range(len(ctx["points"])):
+                keep = selected is not None and selected[k] == j
+                if selected is None or keep or self.ee_rows == "all":
+                    pairs.setdefault((ctx["group_of"][j], k), []).append((j, keep))
+        return pairs
 
-        # MS phase: f_TR for every (grid point, k, split).
-        ms_out = self._run_phase("ms", by_pair(None), ctx)
-        n_rows = len(k_values) * n_points
-        ks = np.repeat(np.array(k_values), n_points)
-        m = n // ks
+    def _ms_phase(self, ctx: dict, delta: float) -> tuple[np.ndarray, np.ndarray, dict]:
+        """MS errors and bounds of every row, and the grid point selected at each k."""
+        k_values, n_points = ctx["k_values"], len(ctx["points"])
+        ms_out = self._run_phase("ms", self._rows_by_pair(ctx, None), ctx)
         ms_err = np.array(
             [
                 [ms_out[k, j, i][0] for i in range(self.n_splits)]
@@ -1308,16 +1004,20 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
             ],
             dtype=np.int64,
         )
-        L_ms = clopper_pearson_upper(ms_err, m[:, None], delta)
+        L_ms = clopper_pearson_upper(ms_err, ctx["m"][:, None], delta)
         mean_L_ms = L_ms.mean(axis=1)
         # Selection at each k: first minimum of the mean L_MS (rows: grid order).
         selected = {
             k: first_minimum(mean_L_ms[a * n_points : (a + 1) * n_points])
             for a, k in enumerate(k_values)
         }
+        return ms_err, L_ms, selected
 
-        # EE phase: f*_MS on TR u MS for the selected rows (or all), keeping the selected.
-        ee_out = self._run_phase("ee", by_pair(selected), ctx)
+    def _ee_phase(self, ctx: dict, selected: dict, delta: float) -> tuple[np.ndarray, np.ndarray]:
+        """EE errors and bounds (NaN on the rows not run), and the members at each k."""
+        k_values, n_points, m = ctx["k_values"], len(ctx["points"]), ctx["m"]
+        ee_out = self._run_phase("ee", self._rows_by_pair(ctx, selected), ctx)
+        n_rows = len(k_values) * n_points
         ee_err = np.full((n_rows, self.n_splits), np.nan)
         for (k, j, i), (count, _) in ee_out.items():
             ee_err[k_values.index(k) * n_points + j, i] = count
@@ -1329,18 +1029,23 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         self._members_at = {}
         for k in k_values:
             fitted = [ee_out[k, selected[k], i][1] for i in range(self.n_splits)]
-            if fast:
-                gamma = points[selected[k]]["gamma"]
+            if ctx["fast"]:
+                gamma = ctx["points"][selected[k]]["gamma"]
                 fitted = [
-                    _RBFMember(svc, gamma, X, np.sort(np.concatenate([tr, ms])))
-                    for svc, (tr, ms, _) in zip(fitted, splits[k], strict=True)
+                    RBFMember(svc, gamma, ctx["X"], np.sort(np.concatenate([tr, ms])))
+                    for svc, (tr, ms, _) in zip(fitted, ctx["splits"][k], strict=True)
                 ]
             self._members_at[k] = fitted
+        return ee_err, L_ee
 
+    def _results(self, ctx: dict, ms_err, L_ms, ee_err, L_ee) -> dict[str, Any]:
+        """``cv_results_``: one row per (k, grid point), k-major."""
+        points, k_values, m = ctx["points"], ctx["k_values"], ctx["m"]
+        n_rows = len(m)
         res: dict[str, Any] = {"params": [dict(p) for _ in k_values for p in points]}
         for name in sorted({key for p in points for key in p}):
             res[f"param_{name}"] = np.array([p.get(name) for p in res["params"]], dtype=object)
-        res["k"] = ks
+        res["k"] = ctx["ks"]
         res["n_ms"] = m
         res["n_ee"] = m.copy()
         for i in range(self.n_splits):
@@ -1348,7 +1053,7 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
             res[f"split{i}_ee_errors"] = ee_err[:, i]
             res[f"split{i}_L_MS"] = L_ms[:, i]
             res[f"split{i}_L_EE"] = L_ee[:, i]
-        res["mean_L_MS"] = mean_L_ms
+        res["mean_L_MS"] = L_ms.mean(axis=1)
         res["std_L_MS"] = L_ms.std(axis=1)
         res["mean_L_EE"] = L_ee.mean(axis=1)
         res["std_L_EE"] = L_ee.std(axis=1)
@@ -1358,12 +1063,15 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         rank = np.empty(n_rows, dtype=np.int64)
         rank[order] = np.arange(1, n_rows + 1)
         res["rank_L_MS"] = rank
-        res["has_ee"] = has_ee
-        self.cv_results_ = res
+        res["has_ee"] = ~np.isnan(ee_err[:, 0])
+        return res
 
-        self._X_pool, self._y_pool = X, y
-        self._fast, self._base, self._points = fast, base, points
-        self.classes_ = np.unique(y)
+    def _set_fitted(self, ctx: dict) -> None:
+        """The fitted attributes, read from ``cv_results_`` and the members."""
+        res = self.cv_results_
+        self._X_pool, self._y_pool = ctx["X"], ctx["y"]
+        self._fast, self._base, self._points = ctx["fast"], ctx["base"], ctx["points"]
+        self.classes_ = np.unique(ctx["y"])
         self.best_index_ = self.selected_index()
         self.best_params_ = dict(res["params"][self.best_index_])
         self.k_ = int(res["k"][self.best_index_])
@@ -1373,7 +1081,6 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
         self._predict_rng = np.random.default_rng(
             np.random.SeedSequence(self._entropy, spawn_key=(0,))
         )
-        return self
 
     # ------------------------------------------------------------- selection
     def _check_k(self, k: Any) -> int | None:

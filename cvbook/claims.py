@@ -108,21 +108,26 @@ class Claim:
                 return "shown"
             return "contradicted" if hi < a or lo > b else "not resolved"
         if self.kind == "covers":
-            return "shown" if lo <= v <= hi else "contradicted"
+            if not lo <= v <= hi:
+                return "contradicted"
+            narrow = self.margin is None or (v - self.margin <= lo and hi <= v + self.margin)
+            return "shown" if narrow else "not resolved"
         return "not resolved" if lo <= v <= hi else "shown"  # excludes
 
     @property
     def test(self) -> str:
         """What the claim asks, in words (``> 0 at z = 4``, ``within ±0.02``, ``covers 0.95``)."""
         rule = f" at z = {format_number(self.z_rule, 'g')}" if self.z_rule is not None else ""
-        v = format_number(self.value, "g")
+        v = format_number(self.value, ".3g")
         if self.kind == "greater":
             return f"> {v}{rule}"
         if self.kind == "less":
             return f"< {v}{rule}"
         if self.kind == "within":
             around = "" if self.value == 0 else f" of {v}"
-            return f"within ±{format_number(self.margin, 'g')}{around}{rule}"
+            return f"within ±{format_number(self.margin, '.3g')}{around}{rule}"
+        if self.kind == "covers" and self.margin is not None:
+            return f"covers {v}, interval within ±{format_number(self.margin, '.3g')}"
         return f"{self.kind} {v}"
 
     def numbers(self, digits: int = 3) -> str:
@@ -211,82 +216,67 @@ class Claims:
         z: float = DEFAULT_Z,
         digits: int = 3,
     ) -> Claim:
-        """Claim that the estimate is above ``value`` (its whole interval is)."""
-        return self._add(
-            "greater", id, sentence, target, estimate, se, interval, value, None, z, digits
-        )
+        """Claim that the estimate is above ``value`` (its whole interval is).
 
-    def less(
-        self,
-        id: str,
-        sentence: str,
-        *,
-        target: str,
-        estimate: Any,
-        se: Any = None,
-        interval: Any = None,
-        value: float = 0.0,
-        z: float = DEFAULT_Z,
-        digits: int = 3,
-    ) -> Claim:
-        """Claim that the estimate is below ``value`` (its whole interval is)."""
-        return self._add(
-            "less", id, sentence, target, estimate, se, interval, value, None, z, digits
-        )
+        Parameters
+        ----------
+        id : str
+            ``<chapter>_<name>``, an identifier; the prose reads ``N.<id>``.
+        sentence : str
+            The short sentence of the prose that the claim backs.
+        target : str
+            What the estimate is scored against (``"L(f_S)"``, ``"Err_n, n = 0.9 m"``).
+        estimate : float or Paired
+            The estimate; a :class:`cvbook.stats.Paired` brings its own ``se``.
+        se : float, optional
+            Its standard error: the interval is ``estimate ± z·se``.
+        interval : (float, float), optional
+            Or the interval itself (Clopper–Pearson, Fisher z, Pitman–Morgan ...).
+        value : float, default=0
+            The line the estimate must clear.
+        z : float, default=4
+            Standard errors between the estimate and the line (with ``se`` only).
+        digits : int, default=3
+            Decimals of the published ``N.<id>``.
+        """
+        return self._add("greater", id, sentence, target=target, estimate=estimate, se=se,
+                         interval=interval, value=value, z=z, digits=digits)  # fmt: skip
 
-    def within(
-        self,
-        id: str,
-        sentence: str,
-        *,
-        target: str,
-        estimate: Any,
-        margin: float,
-        se: Any = None,
-        interval: Any = None,
-        center: float = 0.0,
-        z: float = DEFAULT_Z,
-        digits: int = 3,
-    ) -> Claim:
-        """Claim equivalence: the whole interval lies within ``center ± margin``."""
+    def less(self, id: str, sentence: str, **numbers: Any) -> Claim:
+        """Claim that the estimate is below ``value``; arguments as :meth:`greater`."""
+        return self._add("less", id, sentence, **numbers)
+
+    def within(self, id: str, sentence: str, *, margin: float, center: float = 0.0,
+               **numbers: Any) -> Claim:  # fmt: skip
+        """Claim equivalence: the whole interval lies within ``center ± margin``.
+
+        ``margin`` is a difference a reader would care about, stated in the prose; the
+        other arguments are those of :meth:`greater`.
+        """
         margin = check_float(margin, "margin", minimum=0.0)
         if margin == 0:
             raise ValueError("margin must be > 0: no interval lies within a zero margin")
-        return self._add(
-            "within", id, sentence, target, estimate, se, interval, center, margin, z, digits
-        )
+        return self._add("within", id, sentence, value=center, margin=margin, **numbers)
 
-    def covers(
-        self,
-        id: str,
-        sentence: str,
-        *,
-        target: str,
-        estimate: Any,
-        interval: Any,
-        level: float,
-        digits: int = 3,
-    ) -> Claim:
-        """Claim that a coverage's interval (Clopper–Pearson) holds the nominal ``level``."""
-        return self._add(
-            "covers", id, sentence, target, estimate, None, interval, level, None, None, digits
-        )
+    def covers(self, id: str, sentence: str, *, level: float, margin: float | None = None,
+               **numbers: Any) -> Claim:  # fmt: skip
+        """Claim that a coverage's ``interval`` (Clopper–Pearson) holds the nominal ``level``.
 
-    def excludes(
-        self,
-        id: str,
-        sentence: str,
-        *,
-        target: str,
-        estimate: Any,
-        interval: Any,
-        level: float,
-        digits: int = 3,
-    ) -> Claim:
-        """Claim that a coverage's interval lies wholly on one side of ``level``."""
-        return self._add(
-            "excludes", id, sentence, target, estimate, None, interval, level, None, None, digits
-        )
+        Without ``margin`` the claim is *shown* whenever the interval holds the level, however
+        wide it is: it can only be contradicted, so a few data sets "show" it. With
+        ``margin``, it is *shown* only when the interval also lies within ``level ±
+        margin`` (the run could have told a coverage ``margin`` away from the level), and
+        *not resolved* when the level is inside a wider interval.
+        """
+        if margin is not None:
+            margin = check_float(margin, "margin", minimum=0.0)
+            if margin == 0:
+                raise ValueError("margin must be > 0: no interval lies within a zero margin")
+        return self._add("covers", id, sentence, value=level, margin=margin, z=None, **numbers)
+
+    def excludes(self, id: str, sentence: str, *, level: float, **numbers: Any) -> Claim:
+        """Claim that a coverage's ``interval`` lies wholly on one side of ``level``."""
+        return self._add("excludes", id, sentence, value=level, z=None, **numbers)
 
     # --- reading them back -----------------------------------------------------------
 
@@ -347,7 +337,19 @@ class Claims:
     # --- one door for all five --------------------------------------------------------
 
     def _add(
-        self, kind, id, sentence, target, estimate, se, interval, value, margin, z, digits
+        self,
+        kind: str,
+        id: str,
+        sentence: str,
+        *,
+        target: str,
+        estimate: Any,
+        se: Any = None,
+        interval: Any = None,
+        value: float = 0.0,
+        margin: float | None = None,
+        z: float | None = DEFAULT_Z,
+        digits: int = 3,
     ) -> Claim:
         if (
             not isinstance(id, str)
@@ -371,6 +373,8 @@ class Claims:
         if (se is None) == (interval is None):
             raise TypeError(f"{id}: give the estimate's se or its interval (one of them)")
         if se is not None:
+            if z is None:
+                raise TypeError(f"{id}: a {kind} claim reads a coverage's interval, not an se")
             se = check_float(se, f"{id}: se", minimum=0.0)
             z = check_float(z, f"{id}: z", minimum=0.0)
             if z == 0:
@@ -385,7 +389,7 @@ class Claims:
                 ) from None
             if low > high:
                 raise ValueError(f"{id}: interval must have low <= high, got ({low}, {high})")
-            if z != DEFAULT_Z and z is not None:
+            if z not in (DEFAULT_Z, None):
                 raise TypeError(f"{id}: z applies to an se, not to a given interval")
             z = None
         claim = Claim(

@@ -28,7 +28,8 @@ import numpy as np
 from scipy import stats
 from sklearn.base import clone
 
-from .intervals import INTERVAL_LOSSES, random_splits, split_losses
+from .intervals import random_splits, split_losses
+from .risk import check_target, resolve_loss
 from .validation import (
     check_alpha,
     check_bool,
@@ -39,7 +40,6 @@ from .validation import (
     check_halvings,
     check_int,
     check_n_jobs,
-    check_option,
     check_predicted_labels,
     check_rng,
     check_same_length,
@@ -125,8 +125,8 @@ def five_by_two_splits(y: Any, loss: str = "zero_one", random_state=None) -> lis
     >>> len(halves), [len(h) for h in halves[0]]
     (5, [5, 5])
     """
-    check_option(loss, "loss", INTERVAL_LOSSES)
-    y = check_target_for_loss(y, loss)
+    resolve_loss(loss)
+    y = check_target(y, loss)
     n = len(y)
     if n < 4:
         raise ValueError(f"y must hold at least 4 points for a 5x2cv test, got {n}")
@@ -271,11 +271,11 @@ def paired_ttest_5x2cv(
     >>> r.difference < 0, r.p_value < 0.05, r.n_fits
     (True, True, 20)
     """
-    check_option(loss, "loss", INTERVAL_LOSSES)
+    resolve_loss(loss)
     check_estimator_arg(estimator_a, "estimator_a")
     check_estimator_arg(estimator_b, "estimator_b")
     X, y, n = check_data(X, y)
-    y = check_target_for_loss(y, loss)
+    y = check_target(y, loss)
     if splits is not None:
         splits = check_halvings(splits, n)
     splits = _check_halves(
@@ -308,11 +308,11 @@ def combined_ftest_5x2cv(
     >>> r.difference, r.method                     # the same learner twice
     (0.0, 'ftest_5x2cv')
     """
-    check_option(loss, "loss", INTERVAL_LOSSES)
+    resolve_loss(loss)
     check_estimator_arg(estimator_a, "estimator_a")
     check_estimator_arg(estimator_b, "estimator_b")
     X, y, n = check_data(X, y)
-    y = check_target_for_loss(y, loss)
+    y = check_target(y, loss)
     if splits is not None:
         splits = check_halvings(splits, n)
     splits = _check_halves(
@@ -435,7 +435,7 @@ def mcnemar_holdout(
     check_estimator_arg(estimator_a, "estimator_a")
     check_estimator_arg(estimator_b, "estimator_b")
     X, y, n = check_data(X, y)
-    y = check_target_for_loss(y, loss)
+    y = check_target(y, loss)
     n_test = check_test_count(test_size, n)
     ((train, test),) = random_splits(y, 1, n_test, loss, check_rng(random_state))
     pa = clone(estimator_a).fit(X[train], y[train]).predict(X[test])
@@ -489,11 +489,11 @@ def corrected_paired_ttest(
     >>> r.p_value < 0.05, r.df, r.n_fits
     (True, (14.0,), 30)
     """
-    check_option(loss, "loss", INTERVAL_LOSSES)
+    resolve_loss(loss)
     check_estimator_arg(estimator_a, "estimator_a")
     check_estimator_arg(estimator_b, "estimator_b")
     X, y, n = check_data(X, y)
-    y = check_target_for_loss(y, loss)
+    y = check_target(y, loss)
     n_splits = check_int(n_splits, "n_splits", minimum=2)
     n_jobs = check_n_jobs(n_jobs)
     n_test = check_test_count(test_size, n)

@@ -19,11 +19,13 @@ becomes optimistic. scikit-learn already splits by groups (``GroupKFold``,
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
+from .stats import power_of_two_scale
 from .validation import ArgumentTypeError, check_finite_values, check_float, check_int
 
 __all__ = [
@@ -37,8 +39,13 @@ __all__ = [
 
 
 def _n_samples(X: Any) -> int:
+    """The number of samples: ``X.shape[0]`` when ``X`` has a shape (an array, a DataFrame,
+    a ``scipy.sparse`` matrix, whose ``len`` is refused), else ``len(X)``."""
     if X is None or isinstance(X, (str, bytes)):
         raise ArgumentTypeError(f"X must be an array-like of samples, got {X!r}")
+    shape = getattr(X, "shape", None)
+    if isinstance(shape, tuple) and shape:
+        return int(shape[0])
     try:
         n = len(X)
     except TypeError:
@@ -91,8 +98,18 @@ class BlockedKFold:
         """Yield ``(train, test)`` index arrays, one pair per fold, in time order.
 
         Raises a ``ValueError`` when a fold would leave no training point (too few
-        samples for ``n_splits`` and ``gap``).
+        samples for ``n_splits`` and ``gap``). ``X`` may be an array, a list, a DataFrame
+        or a ``scipy.sparse`` matrix (only its number of rows is read). ``groups`` is
+        ignored, with a ``UserWarning`` as scikit-learn's splitters that do not split by
+        group give: use ``GroupKFold`` to keep groups together.
         """
+        if groups is not None:
+            warnings.warn(
+                f"The groups parameter is ignored by {self!r}: it splits by position in "
+                "time; use GroupKFold or StratifiedGroupKFold to split by group",
+                UserWarning,
+                stacklevel=2,
+            )
         n = _n_samples(X)
         if n < self.n_splits:
             raise ValueError(f"X must hold at least n_splits={self.n_splits} samples, got {n}")
@@ -197,6 +214,8 @@ def intraclass_correlation(values: Any, groups: Any) -> float:
     0.994
     """
     x = check_finite_values(values, "values", ndim=1)
+    if isinstance(groups, (list, tuple)):  # numpy would make [1, "1"] two equal strings
+        _check_one_kind(groups)
     g = np.asarray(groups)
     if g.dtype.kind == "f" and not np.all(np.isfinite(g)):
         raise ValueError("groups must not hold NaN or infinite values")
@@ -207,21 +226,45 @@ def intraclass_correlation(values: Any, groups: Any) -> float:
             f"groups must be one-dimensional with one entry per value ({x.size}), "
             f"got shape {g.shape}"
         )
-    labels, codes, sizes = np.unique(g, return_inverse=True, return_counts=True)
+    if g.dtype == object:
+        _check_one_kind(g.tolist())
+        try:
+            labels, codes, sizes = np.unique(g, return_inverse=True, return_counts=True)
+        except TypeError:
+            raise ArgumentTypeError(
+                "groups must hold labels that sort (numbers or strings)"
+            ) from None
+    else:
+        labels, codes, sizes = np.unique(g, return_inverse=True, return_counts=True)
     k, n = labels.size, x.size
     if k < 2 or n - k < 1:
         raise ValueError(
             f"groups must hold at least two groups and one group with two points, "
             f"got {k} groups for {n} values"
         )
+    if not np.max(x) > np.min(x):
+        raise ValueError("values must not be constant: the correlation is undefined (0 / 0)")
+    # exact scaling by a power of two: the squares neither overflow nor underflow
+    x = x / power_of_two_scale(x)
+    codes = codes.ravel()
     means = np.bincount(codes, weights=x) / sizes
     msb = np.sum(sizes * (means - x.mean()) ** 2) / (k - 1)
     msw = np.sum((x - means[codes]) ** 2) / (n - k)
-    n0 = (n - np.sum(sizes**2) / n) / (k - 1)
+    n0 = (n - np.sum(sizes.astype(float) ** 2) / n) / (k - 1)
     denom = msb + (n0 - 1.0) * msw
     if not denom > 0:
         raise ValueError("values must not be constant: the correlation is undefined (0 / 0)")
     return float((msb - msw) / denom)
+
+
+def _check_one_kind(groups: Any) -> None:
+    """Refuse group labels that mix strings and numbers: 1 and "1" are two groups."""
+    strings = [isinstance(v, (str, bytes)) for v in groups]
+    if any(strings) and not all(strings):
+        raise ArgumentTypeError(
+            "groups must hold labels of one kind, got both numbers and strings: the group 1 "
+            "and the group '1' would be merged"
+        )
 
 
 def lag1_autocorrelation(series: Any) -> float:
@@ -238,6 +281,9 @@ def lag1_autocorrelation(series: Any) -> float:
     0.4
     """
     x = check_finite_values(series, "series", ndim=1, min_size=3)
+    if not np.max(x) > np.min(x):
+        raise ValueError("series must not be constant")
+    x = x / power_of_two_scale(x)  # exact: the squares neither overflow nor underflow
     d = x - x.mean()
     denom = float(d @ d)
     if denom == 0:

@@ -22,6 +22,7 @@ from .validation import (
     check_1d_labels,
     check_bool,
     check_candidates,
+    check_estimator_arg,
     check_int,
     check_random_state,
     check_test_fraction,
@@ -42,8 +43,9 @@ __all__ = [
 def clone_estimator(estimator: Any, name: str = "estimator") -> Any:
     """An unfitted copy of ``estimator`` made by :func:`sklearn.base.clone`.
 
-    Raises a :class:`ValueError` naming the parameter when ``estimator`` cannot
-    be cloned (it is not a scikit-learn estimator: no ``get_params``).
+    A bad ``estimator`` gets the package's one estimator check,
+    :func:`cvbook.validation.check_estimator_arg` (an :class:`ArgumentTypeError`, which
+    is a ``TypeError`` and a ``ValueError``, naming the parameter).
 
     Examples
     --------
@@ -53,15 +55,9 @@ def clone_estimator(estimator: Any, name: str = "estimator") -> Any:
     >>> clone_estimator("svm")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: estimator must be a scikit-learn estimator that sklearn.base.clone can copy, ...
+    cvbook.validation.ArgumentTypeError: estimator must be a scikit-learn estimator ...
     """
-    try:
-        return clone(estimator)
-    except (TypeError, RuntimeError, AttributeError) as exc:
-        raise ValueError(
-            f"{name} must be a scikit-learn estimator that sklearn.base.clone can copy, "
-            f"got {estimator!r}"
-        ) from exc
+    return clone(check_estimator_arg(estimator, name))
 
 
 def _split_seed(random_state: Any) -> np.random.RandomState:

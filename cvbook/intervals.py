@@ -21,7 +21,8 @@ The methods:
 * :func:`holdout_interval` -- one test set; Wald or exact Clopper--Pearson
   (:func:`cvbook.bounds.clopper_pearson_interval`).
 * :func:`cv_wald_interval` -- the naive K-fold Wald interval, whose validity
-  for the K-fold test error Bayle et al. (2020) prove for stable learners.
+  for the K-fold test error Bayle et al. (2020) prove for stable learners; its
+  spread is :func:`cv_wald_sigma` (which chapter 10's paired test reuses).
 * :func:`corrected_t_interval` -- Nadeau & Bengio's (2003) corrected
   resampled t over ``J`` random splits.
 * :func:`conservative_z_interval` -- Nadeau & Bengio's conservative Z, whose
@@ -47,6 +48,7 @@ from sklearn.base import clone
 from sklearn.model_selection import KFold, ShuffleSplit, StratifiedKFold, StratifiedShuffleSplit
 
 from .bounds import clopper_pearson_interval
+from .risk import check_target, resolve_loss, zero_one_losses
 from .simulation import repeat
 from .validation import (
     check_alpha,
@@ -58,17 +60,14 @@ from .validation import (
     check_float,
     check_int,
     check_n_jobs,
-    check_option,
     check_predicted_labels,
     check_rng,
     check_same_length,
-    check_target_for_loss,
     check_test_count,
     check_train_test_splits,
 )
 
 __all__ = [
-    "INTERVAL_LOSSES",
     "INTERVAL_METHODS",
     "RiskInterval",
     "conservative_z_from_means",
@@ -76,6 +75,7 @@ __all__ = [
     "corrected_t_from_split_means",
     "corrected_t_interval",
     "cv_wald_interval",
+    "cv_wald_sigma",
     "holdout_interval",
     "kfold_splits",
     "nested_cv_from_losses",
@@ -86,21 +86,6 @@ __all__ = [
 ]
 
 TARGETS = ("conditional", "expected")
-
-
-def _zero_one(y_true: np.ndarray, y_pred: np.ndarray) -> np.ndarray:
-    return (np.asarray(y_true) != np.asarray(y_pred)).astype(float)
-
-
-def _squared(y_true: np.ndarray, y_pred: np.ndarray) -> np.ndarray:
-    return (np.asarray(y_true, dtype=float) - np.asarray(y_pred, dtype=float)) ** 2
-
-
-#: Pointwise losses by name: ``loss(y_true, y_pred)`` -> one loss per point.
-INTERVAL_LOSSES: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
-    "zero_one": _zero_one,
-    "squared": _squared,
-}
 
 
 @dataclass(frozen=True)
@@ -168,7 +153,13 @@ class RiskInterval:
 
 
 def _check_loss(loss: Any) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
-    return INTERVAL_LOSSES[check_option(loss, "loss", INTERVAL_LOSSES)]
+    """The per-point loss function, by the package's one resolver (:mod:`cvbook.risk`)."""
+    return resolve_loss(loss)
+
+
+def _is_zero_one(loss: Any) -> bool:
+    """Whether ``loss`` is the 0-1 loss (stratified splits, exact binomial intervals)."""
+    return resolve_loss(loss) is zero_one_losses
 
 
 def _check_common(loss: Any, alpha: Any, X: Any, y: Any) -> tuple:
@@ -201,8 +192,8 @@ def pointwise_loss(y_true: Any, y_pred: Any, loss: str = "zero_one") -> np.ndarr
     [0.25, 4.0]
     """
     fn = _check_loss(loss)
-    y_true = check_target_for_loss(y_true, loss, "y_true")
-    if loss == "zero_one":
+    y_true = check_target(y_true, loss, "y_true")
+    if _is_zero_one(loss):
         y_pred = check_predicted_labels(y_pred, "y_pred", like=y_true)
     else:
         y_pred = check_finite_values(y_pred, "y_pred", ndim=1)
@@ -256,7 +247,7 @@ def split_losses(
     loss_fn = _check_loss(loss)
     check_estimator_arg(estimator)
     X = check_features(X, "X", min_samples=2)
-    y = check_target_for_loss(y, loss)
+    y = check_target(y, loss)
     check_same_length(("X", X), ("y", y))
     splits = check_train_test_splits(splits, len(y))
     n_jobs = check_n_jobs(n_jobs)
@@ -309,10 +300,10 @@ def kfold_splits(
     ValueError: n_splits must be <= 2, got 3
     """
     _check_loss(loss)
-    y = check_target_for_loss(y, loss)
+    y = check_target(y, loss)
     n_splits = check_int(n_splits, "n_splits", minimum=2, maximum=len(y))
     rng = check_rng(random_state)
-    if loss == "zero_one":
+    if _is_zero_one(loss):
         counts = np.unique(y, return_counts=True)[1]
         if counts.min() >= n_splits:
             cv = StratifiedKFold(n_splits, shuffle=True, random_state=_seed(rng))
@@ -347,14 +338,14 @@ def random_splits(
     (3, [4, 4, 4])
     """
     _check_loss(loss)
-    y = check_target_for_loss(y, loss)
+    y = check_target(y, loss)
     n = len(y)
     n_splits = check_int(n_splits, "n_splits", minimum=1)
     n_test = check_int(n_test, "n_test", minimum=1, maximum=max(1, n - 1))
     if n < 2:
         raise ValueError(f"y must hold at least 2 points to split, got {n}")
     rng = check_rng(rng, "rng")
-    if loss == "zero_one":
+    if _is_zero_one(loss):
         counts = np.unique(y, return_counts=True)[1]
         if (
             counts.size > 1
@@ -404,7 +395,8 @@ def holdout_interval(
         interval; an end outside the range of the loss shows that the normal
         approximation fails at this ``n_test``, which clipping would hide, and
         the coverage studies of chapter 7 score the interval as defined. Use
-        ``"clopper_pearson"`` for an interval inside [0, 1].
+        ``"clopper_pearson"`` for an interval inside [0, 1]. The Wald interval needs
+        at least 2 test points (one gives no standard deviation: refused).
     alpha : float, default=0.05
     random_state : None, int or numpy Generator
 
@@ -424,16 +416,22 @@ def holdout_interval(
     ('holdout_cp', 'conditional', 160, 1, True)
     """
     alpha, X, y, n = _check_common(loss, alpha, X, y)
-    y = check_target_for_loss(y, loss)
+    y = check_target(y, loss)
     check_estimator_arg(estimator)
     if not isinstance(method, str) or method not in ("clopper_pearson", "wald"):
         raise ValueError(f"method must be 'clopper_pearson' or 'wald', got {method!r}")
-    if method == "clopper_pearson" and loss != "zero_one":
+    if method == "clopper_pearson" and not _is_zero_one(loss):
         raise ValueError(
             "method='clopper_pearson' needs loss='zero_one' (it counts errors); "
             f"got loss={loss!r}: use method='wald'"
         )
     n_test = check_test_count(test_size, n)
+    if method == "wald" and n_test < 2:
+        raise ValueError(
+            f"test_size must give at least 2 test points for method='wald' (its width "
+            f"needs the standard deviation of the test losses), got {n_test}; use "
+            "method='clopper_pearson' for one test point"
+        )
     rng = check_rng(random_state)
     (split,) = random_splits(y, 1, n_test, loss, rng)
     (losses,) = split_losses(estimator, X, y, [split], loss)
@@ -442,7 +440,7 @@ def holdout_interval(
         lo, hi = clopper_pearson_interval(int(losses.sum()), n_test, alpha)
         name = "holdout_cp"
     else:
-        half = _z(alpha) * float(losses.std(ddof=1)) / math.sqrt(n_test) if n_test > 1 else np.inf
+        half = _z(alpha) * float(losses.std(ddof=1)) / math.sqrt(n_test)
         lo, hi = est - half, est + half
         name = "holdout_wald"
     return RiskInterval(est, float(lo), float(hi), name, "conditional", n - n_test, 1, alpha)
@@ -501,7 +499,7 @@ def cv_wald_interval(
     ('cv_wald', 10, 180)
     """
     alpha, X, y, n = _check_common(loss, alpha, X, y)
-    y = check_target_for_loss(y, loss)
+    y = check_target(y, loss)
     check_estimator_arg(estimator)
     n_jobs = check_n_jobs(n_jobs)
     n_splits = check_int(n_splits, "n_splits", minimum=2, maximum=n)
@@ -518,16 +516,66 @@ def cv_wald_interval(
     return _cv_wald_from_losses(losses, variance, alpha, n)
 
 
+def cv_wald_sigma(losses: Sequence[np.ndarray], variance: str = "within_fold") -> float:
+    """The spread ``sigma`` of the naive K-fold Wald interval, from the K folds' losses.
+
+    Bayle et al. (2020) give two estimates of the asymptotic variance ``sigma**2`` of
+    ``sqrt(n) (CV - R)``:
+
+    ``"within_fold"``
+        ``sigma_in**2``, the mean over the folds of each fold's sample variance
+        (``ddof=1``) of its out-of-fold losses;
+    ``"all_pairs"``
+        ``sigma_out**2``, the mean squared deviation (``ddof=0``) of all ``n``
+        out-of-fold losses from their mean ``CV``.
+
+    The same function serves chapter 10's paired test, whose "losses" are the
+    per-point differences of two learners' losses on the same folds.
+
+    Parameters
+    ----------
+    losses : sequence of array_like
+        The out-of-fold losses of each of the K folds (finite; at least 2 folds, and
+        at least 2 points in every fold for ``"within_fold"``).
+    variance : {"within_fold", "all_pairs"}, default="within_fold"
+
+    Returns
+    -------
+    float
+        ``sigma`` (not squared), ``>= 0``.
+
+    Examples
+    --------
+    >>> round(cv_wald_sigma([[0.0, 1.0], [1.0, 1.0]], "within_fold") ** 2, 4)  # (0.5 + 0) / 2
+    0.25
+    >>> round(cv_wald_sigma([[0.0, 1.0], [1.0, 1.0]], "all_pairs") ** 2, 4)    # 3/4 * 1/4
+    0.1875
+    """
+    if not isinstance(variance, str) or variance not in ("within_fold", "all_pairs"):
+        raise ValueError(f"variance must be 'within_fold' or 'all_pairs', got {variance!r}")
+    if isinstance(losses, np.ndarray) or not isinstance(losses, Sequence) or len(losses) < 2:
+        raise ValueError("losses must be a sequence of at least 2 folds' loss arrays")
+    parts = [
+        check_finite_values(part, f"losses[{k}]", ndim=1, min_size=1)
+        for k, part in enumerate(losses)
+    ]
+    if variance == "within_fold":
+        small = [k for k, part in enumerate(parts) if part.size < 2]
+        if small:
+            raise ValueError(
+                f"variance='within_fold' needs at least 2 points per fold; losses[{small[0]}] "
+                "holds 1"
+            )
+        return math.sqrt(float(np.mean([np.var(part, ddof=1) for part in parts])))
+    allv = np.concatenate(parts)
+    return math.sqrt(float(np.mean((allv - allv.mean()) ** 2)))
+
+
 def _cv_wald_from_losses(
     losses: Sequence[np.ndarray], variance: str, alpha: float, n: int
 ) -> RiskInterval:
-    allv = np.concatenate(losses)
-    est = float(allv.mean())
-    if variance == "within_fold":
-        var = float(np.mean([np.var(part, ddof=1) for part in losses]))
-    else:
-        var = float(np.mean((allv - est) ** 2))
-    half = _z(alpha) * math.sqrt(var / n)
+    est = float(np.concatenate(losses).mean())
+    half = _z(alpha) * cv_wald_sigma(losses, variance) / math.sqrt(n)
     k = len(losses)
     return RiskInterval(
         est, est - half, est + half, "cv_wald", "conditional", n - round(n / k), k, alpha
@@ -624,7 +672,7 @@ def corrected_t_interval(
     ('corrected_t', 'expected', 15, 180)
     """
     alpha, X, y, n = _check_common(loss, alpha, X, y)
-    y = check_target_for_loss(y, loss)
+    y = check_target(y, loss)
     check_estimator_arg(estimator)
     n_jobs = check_n_jobs(n_jobs)
     n_splits = check_int(n_splits, "n_splits", minimum=2)
@@ -695,7 +743,7 @@ def conservative_z_interval(
     ('conservative_z', 35)
     """
     alpha, X, y, n = _check_common(loss, alpha, X, y)
-    y = check_target_for_loss(y, loss)
+    y = check_target(y, loss)
     check_estimator_arg(estimator)
     n_jobs = check_n_jobs(n_jobs)
     n_splits = check_int(n_splits, "n_splits", minimum=1)
@@ -761,7 +809,7 @@ def conservative_z_from_means(
 def _half_permutation(y: np.ndarray, loss: str, rng: np.random.Generator) -> np.ndarray:
     """A permutation whose first and second halves hold each class about equally (0-1 loss)."""
     n = len(y)
-    if loss != "zero_one":
+    if not _is_zero_one(loss):
         return rng.permutation(n)
     # deal each class alternately into the two halves, then shuffle each half
     first, second = [], []
@@ -968,7 +1016,7 @@ def nested_cv_interval(
     ('nested_cv', 'conditional', 30, 100)
     """
     alpha, X, y, n = _check_common(loss, alpha, X, y)
-    y = check_target_for_loss(y, loss)
+    y = check_target(y, loss)
     check_estimator_arg(estimator)
     n_jobs = check_n_jobs(n_jobs)
     bias_correction = check_bool(bias_correction, "bias_correction")

@@ -34,6 +34,7 @@ from .validation import (
     ArgumentTypeError,
     check_1d_labels,
     check_bool,
+    check_estimator_arg,
     check_features,
     check_finite,
     check_float,
@@ -438,17 +439,7 @@ def loo_predictions(
 
 def _check_brute_force(estimator, X, y, n_jobs):
     """Validate the arguments of the brute-force LOO; return ``X`` and ``y`` as arrays."""
-    if isinstance(estimator, type):
-        raise ArgumentTypeError(
-            f"estimator must be a scikit-learn estimator instance, got the class "
-            f"{estimator.__name__}; pass {estimator.__name__}() instead"
-        )
-    for method in ("fit", "predict", "get_params"):
-        if not callable(getattr(estimator, method, None)):
-            raise ArgumentTypeError(
-                f"estimator must be a scikit-learn estimator (with fit, predict and "
-                f"get_params), got {type(estimator).__name__} without {method}"
-            )
+    check_estimator_arg(estimator)
     if issparse(X):
         if np.iscomplexobj(X.data):
             raise ArgumentTypeError("X must be real, got complex values")

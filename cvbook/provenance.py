@@ -89,31 +89,64 @@ def _check_path(path: object, name: str) -> Path:
     return path
 
 
-def _git(*args: str) -> str | None:
+def _git(*args: str, cwd: Path = _PACKAGE_DIR) -> str | None:
+    """git's standard output, unstripped (a porcelain line starts with a space), or None."""
     try:
-        out = subprocess.run(
-            ["git", *args], capture_output=True, text=True, cwd=_PACKAGE_DIR, timeout=10
-        )
+        out = subprocess.run(["git", *args], capture_output=True, text=True, cwd=cwd, timeout=10)
     except (OSError, subprocess.SubprocessError):
         return None
-    return out.stdout.strip() if out.returncode == 0 else None
+    return out.stdout if out.returncode == 0 else None
 
 
-def git_commit() -> str | None:
-    """HEAD of the repository that holds the package, or None outside git.
+def _folder(folder: str | os.PathLike | None) -> Path:
+    if folder is None:
+        return _PACKAGE_DIR
+    if isinstance(folder, bytes) or not isinstance(folder, (str, os.PathLike)):
+        raise TypeError(f"folder must be a str or path-like, got {type(folder).__name__}")
+    if not Path(folder).is_dir():
+        raise ValueError(f"folder must be an existing folder, got {str(folder)!r}")
+    return Path(folder).resolve()
+
+
+def git_commit(folder: str | os.PathLike | None = None) -> str | None:
+    """HEAD of the repository that holds ``folder`` (the package by default), or None
+    outside git.
 
     Read it *before* a long run: the code that runs is the code at the start.
     """
-    return _git("rev-parse", "HEAD") or None
+    out = _git("rev-parse", "HEAD", cwd=_folder(folder))
+    return out.strip() or None if out is not None else None
 
 
-def git_dirty() -> list[str] | None:
-    """Files of the package that differ from HEAD (so the code that ran is not HEAD's).
+def git_dirty(folder: str | os.PathLike | None = None) -> list[str] | None:
+    """Files under ``folder`` (the package by default) that differ from HEAD, so the code
+    that ran is not HEAD's: paths relative to the repository's top, as ``git status``
+    gives them (untracked files included).
 
     None outside git, an empty list for a clean package.
+
+    Examples
+    --------
+    >>> isinstance(git_dirty(), (list, type(None)))
+    True
     """
-    out = _git("status", "--porcelain", "--", str(_PACKAGE_DIR))
-    return None if out is None else [line[3:] for line in out.splitlines()]
+    folder = _folder(folder)
+    # -z: NUL-separated entries "XY path", names verbatim (no quoting, no stripping); a
+    # rename or copy is followed by an entry holding the original path.
+    out = _git("status", "--porcelain", "-z", "--untracked-files=all", "--", ".", cwd=folder)
+    if out is None:
+        return None
+    entries = out.split("\0")
+    files, i = [], 0
+    while i < len(entries):
+        entry = entries[i]
+        i += 1
+        if len(entry) < 4:
+            continue
+        files.append(entry[3:])
+        if entry[0] in "RC":
+            i += 1  # skip the original path of a rename or copy
+    return files
 
 
 def package_versions() -> dict[str, str]:

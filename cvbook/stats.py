@@ -8,6 +8,11 @@
 * :func:`paired_variance_test`: Pitman and Morgan's test of equal variances of paired samples.
 * A proportion with its Clopper–Pearson interval is :func:`cvbook.bounds.clopper_pearson_interval`.
 
+Every statistic holds over the whole range of finite input (values of 1e-300 or 1e300):
+the input is divided by a power of two near its largest magnitude before any
+difference, mean or square (:func:`power_of_two_scale`). That division is exact, so on
+data of ordinary size every result is bit for bit what the plain formula gives.
+
 One rule for a zero standard error (every difference the same): ``z`` is ``0`` when the
 mean is 0 (no difference is no evidence) and ``±inf`` otherwise (a difference that never
 varies is certain).
@@ -24,7 +29,34 @@ from scipy import stats as _scipy_stats
 
 from .validation import check_finite, check_finite_values, check_float, check_int
 
-__all__ = ["Paired", "correlation_interval", "mean_se", "paired_difference", "paired_variance_test"]
+__all__ = [
+    "Paired",
+    "correlation_interval",
+    "mean_se",
+    "paired_difference",
+    "paired_variance_test",
+    "power_of_two_scale",
+]
+
+
+def power_of_two_scale(*arrays: np.ndarray) -> float:
+    """The power of two ``s`` with ``max |x| / s`` in ``[1, 2)`` over ``arrays`` (1 if all 0).
+
+    Dividing finite data by ``s`` is exact (no rounding, barring values below 1e-308 of
+    the largest), so a statistic computed on ``x / s`` and scaled back is the one computed
+    on ``x`` wherever that does not overflow or underflow, and finite where it would.
+
+    Examples
+    --------
+    >>> power_of_two_scale(np.array([3.0, -5.0])), power_of_two_scale(np.zeros(2))
+    (4.0, 1.0)
+    >>> power_of_two_scale(np.array([1e300]), np.array([1.0])) > 1e299
+    True
+    """
+    largest = max((float(np.max(np.abs(a))) for a in arrays if np.size(a)), default=0.0)
+    if largest == 0 or not np.isfinite(largest):
+        return 1.0
+    return float(np.ldexp(1.0, int(np.frexp(largest)[1]) - 1))
 
 
 @dataclass(frozen=True)
@@ -103,8 +135,15 @@ def paired_difference(a: Any, b: Any = 0.0) -> Paired:
         b = check_finite(b, "b")
     if a.size < 2:
         raise ValueError(f"a must hold at least 2 repetitions, got {a.size}")
-    d = a - b
-    return Paired(mean=float(d.mean()), se=float(d.std(ddof=1) / np.sqrt(d.size)), n=int(d.size))
+    scale = power_of_two_scale(a, b)
+    d = a / scale - np.asarray(b) / scale  # exact scaling: a - b cannot overflow
+    mean, sd = float(d.mean()) * scale, float(d.std(ddof=1)) * scale
+    if not (np.isfinite(mean) and np.isfinite(sd)):
+        raise ValueError(
+            f"a - b has a mean or spread beyond the largest float (about 1.8e308): "
+            f"a and b hold values up to {2 * scale:.3g} in magnitude"
+        )
+    return Paired(mean=mean, se=float(sd / np.sqrt(d.size)), n=int(d.size))
 
 
 def mean_se(values: Any, name: str = "values") -> Paired:
@@ -141,7 +180,9 @@ def mean_se(values: Any, name: str = "values") -> Paired:
 def correlation_interval(a: Any, b: Any, level: float = 0.95) -> tuple[float, float, float]:
     """Pearson correlation of ``a`` and ``b`` with its Fisher-z confidence interval.
 
-    ``atanh(r)`` is approximately normal with standard deviation ``1/sqrt(n - 3)``.
+    ``atanh(r)`` is approximately normal with standard deviation ``1/sqrt(n - 3)``; the
+    correlation and the interval are :func:`scipy.stats.pearsonr`'s (which scales its input:
+    values of any finite size give the same ``r``).
 
     Returns
     -------
@@ -159,13 +200,13 @@ def correlation_interval(a: Any, b: Any, level: float = 0.95) -> tuple[float, fl
         raise ValueError(f"a and b must have the same length, got {a.size} and {b.size}")
     if a.size < 4:
         raise ValueError(f"a and b must hold at least 4 pairs, got {a.size}")
-    if np.ptp(a) == 0 or np.ptp(b) == 0:
+    if not (np.max(a) > np.min(a) and np.max(b) > np.min(b)):
         raise ValueError("a and b must both vary (a correlation needs a spread)")
     level = check_float(level, "level", minimum=0, maximum=1, exclusive=True)
-    r = float(np.corrcoef(a, b)[0, 1])
-    half = _scipy_stats.norm.isf((1 - level) / 2) / np.sqrt(a.size - 3)
-    z = np.arctanh(np.clip(r, -1 + 1e-15, 1 - 1e-15))
-    return r, float(np.tanh(z - half)), float(np.tanh(z + half))
+    result = _scipy_stats.pearsonr(a / power_of_two_scale(a), b / power_of_two_scale(b))
+    r = float(np.clip(result.statistic, -1.0, 1.0))
+    ci = result.confidence_interval(confidence_level=level)
+    return r, float(min(ci.low, r)), float(max(ci.high, r))
 
 
 def paired_variance_test(x: Any, y: Any) -> tuple[float, float]:
@@ -194,6 +235,11 @@ def paired_variance_test(x: Any, y: Any) -> tuple[float, float]:
     for name, arr in (("x", x), ("y", y)):
         if np.all(arr == arr[0]):
             raise ValueError(f"{name} must not be constant: its variance is 0, the ratio undefined")
-    r = float(np.corrcoef(x + y, x - y)[0, 1])
+    scale = power_of_two_scale(x, y)  # one scale for both: s and d need x and y as they are
+    xs, ys = x / scale, y / scale
+    r = float(np.clip(np.corrcoef(xs + ys, xs - ys)[0, 1], -1.0, 1.0))
     t = r * np.sqrt((x.size - 2) / max(1 - r * r, 1e-300))
-    return float(x.var(ddof=1) / y.var(ddof=1)), float(t)
+    # each variance on its own scale, so that neither underflows beside the other
+    sx, sy = power_of_two_scale(x), power_of_two_scale(y)
+    ratio = (np.var(x / sx, ddof=1) / np.var(y / sy, ddof=1)) * (sx / sy) ** 2
+    return float(ratio), float(t)

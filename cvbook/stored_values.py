@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import queue
 import re
 from pathlib import Path
 from typing import Any
@@ -95,9 +96,15 @@ async def _evaluate(kc: Any, exprs: list[str], timeout: float | None) -> list[di
     named = {str(i): expr for i, expr in enumerate(exprs)}
     msg_id = kc.execute("", silent=False, store_history=False, user_expressions=named)
     while True:
-        reply = kc.get_shell_msg(timeout=timeout)
-        if hasattr(reply, "__await__"):  # an asynchronous client
-            reply = await reply
+        try:
+            reply = kc.get_shell_msg(timeout=timeout)
+            if hasattr(reply, "__await__"):  # an asynchronous client
+                reply = await reply
+        except queue.Empty:
+            raise TimeoutError(
+                f"the {{eval}} expression(s) {exprs} did not return within timeout={timeout} s; "
+                "make them cheaper (publish the value from a code cell) or raise the timeout"
+            ) from None
         if reply["parent_header"].get("msg_id") == msg_id:
             break
     results = reply["content"].get(KEY, {})
@@ -111,7 +118,10 @@ async def _store_cell(kc: Any, cell: Any, index: int, timeout: float | None) -> 
     if not exprs:
         cell.metadata.pop(KEY, None)
         return []
-    stored = await _evaluate(kc, exprs, timeout)
+    try:
+        stored = await _evaluate(kc, exprs, timeout)
+    except TimeoutError as err:
+        raise TimeoutError(f"cell {index}: {err}") from None
     cell.metadata[KEY] = stored
     return _failures(index, stored)
 

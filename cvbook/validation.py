@@ -1254,6 +1254,9 @@ def check_estimator_arg(estimator: Any, name: str = "estimator") -> Any:
     """``estimator`` itself if ``sklearn.base.clone`` copies it and it has ``fit`` and
     ``predict``; otherwise a named error (not scikit-learn's "Cannot clone object").
 
+    This is the one check of an estimator argument: every method of the package that
+    takes an estimator answers a bad one with this error and this message.
+
     Examples
     --------
     >>> from sklearn.dummy import DummyClassifier
@@ -1263,9 +1266,19 @@ def check_estimator_arg(estimator: Any, name: str = "estimator") -> Any:
     Traceback (most recent call last):
     ...
     cvbook.validation.ArgumentTypeError: estimator_a must be a scikit-learn estimator ...
+    >>> check_estimator_arg(DummyClassifier)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cvbook.validation.ArgumentTypeError: estimator must be ... pass DummyClassifier() instead
     """
     from sklearn.base import clone
 
+    if isinstance(estimator, type):
+        raise ArgumentTypeError(
+            f"{name} must be a scikit-learn estimator with fit and predict that "
+            f"sklearn.base.clone can copy, got the class {estimator.__name__}; "
+            f"pass {estimator.__name__}() instead"
+        )
     ok = callable(getattr(estimator, "fit", None)) and callable(getattr(estimator, "predict", None))
     if ok:
         try:

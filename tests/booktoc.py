@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import sys
+import time
 from pathlib import Path
 
 import yaml
@@ -34,31 +37,57 @@ def chapter_notebooks() -> list[Path]:
     return [p for p in paths if p.exists()]
 
 
-#: Seconds each chapter takes, measured on 2026-11-26 on the 2-core machine of
-#: ``make test``: ``default`` is the chapter's default run (jupyter-book's execution
-#: table, two chapters at a time), ``papermill`` all of its runs in ``make papermill``
-#: (``test_smoke_run_through_papermill``'s duration, which makes them; the mean of two
-#: runs). They only decide the order in which work is handed to the two cores; a wrong
-#: or missing entry costs time, never a check. Re-measure when a chapter's cost changes
-#: much.
-SECONDS: dict[str, dict[str, float]] = {
-    "01_risk_and_test_error": {"default": 12, "papermill": 29},
-    "02_holdout": {"default": 67, "papermill": 37},
-    "03_kfold": {"default": 48, "papermill": 44},
-    "04_loo": {"default": 20, "papermill": 56},
-    "05_ckcv": {"default": 13, "papermill": 36},
-    "05b_table1": {"default": 6, "papermill": 33},
-    "06_coverage": {"default": 20, "papermill": 84},
-    "07_intervals": {"default": 74, "papermill": 110},
-    "08_dependence_and_leakage": {"default": 26, "papermill": 41},
-    "09_bootstrap": {"default": 75, "papermill": 59},
-}
+#: Seconds each chapter takes on the machine of ``make test``, as the runs that measure
+#: them wrote them (``python tests/booktoc.py --record``, which ``make nbval`` and ``make
+#: papermill`` call when they finish): ``default`` is the chapter's default run (wall
+#: seconds, with ``default_cpu`` its kernel's CPU seconds: ``tests/nbval_executed.py``),
+#: each with the date and the load average it was measured at
+#: ``papermill`` all of its runs in ``make papermill`` (``tests/test_papermill.py``).
+#: They only decide the order in which work is handed to the two cores; a wrong or
+#: missing entry costs time, never a check.
+COSTS_FILE = ROOT / "tests" / "chapter_costs.json"
+
+
+def _load_costs() -> dict[str, dict]:
+    return json.loads(COSTS_FILE.read_text()) if COSTS_FILE.exists() else {}
+
+
+SECONDS: dict[str, dict] = _load_costs()
+
+
+def record(kind: str, folder: Path) -> list[str]:
+    """Write the times a run measured (``folder/*.json``: ``chapter``, ``wall_s`` and
+    optionally ``cpu_s``) into :data:`COSTS_FILE` as ``kind``; return the chapters.
+
+    Only the chapters measured change; whole seconds, so a re-run on the same machine
+    moves few entries.
+    """
+    costs = _load_costs()
+    done = []
+    for path in sorted(Path(folder).glob("*.json")):
+        entry = json.loads(path.read_text())
+        row = costs.setdefault(entry["chapter"], {})
+        row[kind] = round(float(entry["wall_s"]))
+        if entry.get("cpu_s") is not None:
+            row[f"{kind}_cpu"] = round(float(entry["cpu_s"]))
+        when = time.gmtime(path.stat().st_mtime)
+        row[f"measured_{kind}"] = time.strftime("%Y-%m-%d", when)
+        if entry.get("load_average"):
+            row[f"load_{kind}"] = entry["load_average"][0]
+        done.append(entry["chapter"])
+    COSTS_FILE.write_text(json.dumps(costs, indent=1, sort_keys=True) + "\n")
+    return done
 
 
 def seconds(nb_path: Path, kind: str) -> float:
     """The measured cost of a chapter's ``kind`` of run (``"default"`` or
-    ``"papermill"``); a chapter not measured yet counts as the mean of the others."""
-    known = [entry[kind] for entry in SECONDS.values()]
+    ``"papermill"``); a chapter not measured yet counts as the mean of the others.
+
+    A default run counts its CPU seconds when they were measured: unlike its wall time,
+    they do not grow when other work shares the machine."""
+    if kind == "default" and all("default_cpu" in e for e in SECONDS.values()):
+        kind = "default_cpu"
+    known = [entry[kind] for entry in SECONDS.values() if kind in entry] or [60.0]
     return SECONDS.get(nb_path.stem, {}).get(kind, sum(known) / len(known))
 
 
@@ -92,7 +121,14 @@ def balanced_shards(notebooks: list[Path], kind: str, n: int) -> list[list[Path]
 
 
 if __name__ == "__main__":
-    # Used by `make nbval`: the chapter notebooks, relative to the repository root, the
-    # longest default run first (pytest-xdist hands them out in this order).
-    order = heaviest_first(chapter_notebooks(), "default")
-    print(" ".join(str(p.relative_to(ROOT)) for p in order))
+    # `python tests/booktoc.py`: the chapter notebooks, relative to the repository root,
+    # the longest default run first (`make nbval` hands them to pytest-xdist in this
+    # order). `python tests/booktoc.py --record KIND FOLDER`: write a run's times.
+    if sys.argv[1:2] == ["--record"]:
+        if len(sys.argv) != 4 or sys.argv[2] not in ("default", "papermill"):
+            sys.exit("usage: python tests/booktoc.py --record default|papermill FOLDER")
+        done = record(sys.argv[2], Path(sys.argv[3]))
+        print(f"{COSTS_FILE.relative_to(ROOT)}: {sys.argv[2]} times of {len(done)} chapters")
+    else:
+        order = heaviest_first(chapter_notebooks(), "default")
+        print(" ".join(str(p.relative_to(ROOT)) for p in order))

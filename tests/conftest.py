@@ -25,3 +25,22 @@ def raetsch_dir() -> Path:
     from cvbook.datasets.raetsch import requires_raetsch
 
     return requires_raetsch(SHARED_RAETSCH)
+
+
+def pytest_configure(config) -> None:
+    """One seed for the random legal draws of ``tests/test_papermill.py`` in this session:
+    ``CVBOOK_DRAW_SEED`` when set (``make papermill`` sets it), else a fresh one, put in
+    the environment so that every process of the session draws the same."""
+    if not os.environ.get("CVBOOK_DRAW_SEED"):
+        import secrets
+
+        os.environ["CVBOOK_DRAW_SEED"] = str(secrets.randbelow(2**32))
+
+
+def pytest_report_header(config) -> str | None:
+    if not any("test_papermill" in str(arg) for arg in config.args):
+        return None
+    return (
+        f"random parameter draws (tests/test_papermill.py): "
+        f"CVBOOK_DRAW_SEED={os.environ['CVBOOK_DRAW_SEED']}"
+    )

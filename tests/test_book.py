@@ -171,12 +171,12 @@ def test_publish_checks_every_item_before_publishing_any():
 def test_published_numbers_show_inline_and_never_as_negative_zero():
     publish(doc_neg=(-0.00001, ".3f"), doc_np=np.int64(-1), doc_f=(np.float64(-0.25), ".2f"))
     assert published()["doc_neg"] == "0.000"
-    assert published()["doc_np"] == "-1"
-    assert published()["doc_f"] == "-0.25"
+    assert published()["doc_np"] == "−1"  # the true minus (U+2212) of the prose
+    assert published()["doc_f"] == "−0.25"
     shown = book.N.doc_np
     # text/plain only: the MIME type both myst-nb and jupyterlab-myst render in the line
     assert not hasattr(shown, "_repr_markdown_") and not hasattr(shown, "_repr_html_")
-    assert repr(shown) == "-1"
+    assert repr(shown) == "−1"
 
 
 @pytest.mark.parametrize(
@@ -185,16 +185,39 @@ def test_published_numbers_show_inline_and_never_as_negative_zero():
         (0.1234, 0.015, "0.123 ± 0.015"),
         (0.0, 0.0, "0.000 ± 0"),
         (-0.0000001, 0.0002, "0.00000 ± 0.00020"),
-        (-0.00002, 0.000013, "-0.000020 ± 0.000013"),
+        (-0.00002, 0.000013, "−0.000020 ± 0.000013"),
         (0.5, 0.00049, "0.50000 ± 0.00049"),
         (12.3456, 1.5, "12.346 ± 1.500"),
-        (np.float64(-1e-9), np.float64(3e-10), "-0.00000000100 ± 0.00000000030"),
+        (np.float64(-1e-9), np.float64(3e-10), "−0.00000000100 ± 0.00000000030"),
     ],
 )
 def test_format_pm_never_shows_a_zero_se_nor_a_negative_zero(value, se, expected):
     text = format_pm(value, se)
     assert text == expected
-    assert "0.000 ± 0.000" not in text and not text.startswith("-0.000 ")
+    assert "0.000 ± 0.000" not in text and not text.startswith(("-0.000 ", "−0.000 "))
+    assert "-" not in text  # a reader's minus is U+2212
+
+
+def test_a_reader_sees_the_true_minus_and_a_program_the_hyphen():
+    """One minus for the whole book: the prose (publish), the tables and result lines
+    (format_number, format_pm) write U+2212; minus="-" gives text a program reads."""
+    assert format_number(-0.0123, ".3f") == "\u22120.012"
+    assert format_number(-3, "d") == "\u22123" and format_number(-0.5, "+.1f") == "\u22120.5"
+    assert format_number(0.5, "+.1f") == "+0.5" and format_number(-1e-5, ".1e") == "\u22121.0e-05"
+    assert format_number(-0.0123, ".3f", minus="-") == "-0.012"
+    assert float(format_number(-0.0123, ".3f", minus="-")) == -0.012
+    assert format_number(float("-inf"), ".3f") == "\u2212∞"
+    assert format_pm(-0.25, 0.01) == "\u22120.250 ± 0.010"
+    assert format_pm(-0.25, 0.01, minus="-") == "-0.250 ± 0.010"
+    assert format_pm(-0.0001, 0.01) == "0.000 ± 0.010"  # no negative zero either way
+    for bad in ("–", "minus", None):
+        with pytest.raises(ValueError, match="minus"):
+            format_number(-1, "d", minus=bad)
+        with pytest.raises(ValueError, match="minus"):
+            format_pm(-1.0, 0.1, minus=bad)
+    publish(doc_zs="-3.0, +1.4 (K-fold, 1e-05, [-1, 1])", doc_i=-2, doc_inf=(float("-inf"), ".2f"))
+    assert published()["doc_zs"] == "\u22123.0, +1.4 (K-fold, 1e-05, [\u22121, 1])"
+    assert published()["doc_i"] == "\u22122" and published()["doc_inf"] == "\u2212∞"
 
 
 def test_format_pm_and_format_number_refuse_bad_input():

@@ -244,3 +244,47 @@ def test_study_is_reproducible_for_a_non_linear_learner():
         "twogaussians", "1nn", 20, 3, n_bootstraps=5, random_state=2, n_fresh=500, n_jobs=2
     )
     assert all(np.array_equal(a[k], b[k]) for k in a.values)
+
+
+@pytest.mark.parametrize("method", [".632", ".632+", "oob"])
+def test_mlxtend_style_estimates_are_mlxtend_s(method):
+    from sklearn.neighbors import KNeighborsClassifier
+
+    from cvbook.studies.bootstrap import NoInformation, mlxtend_style_estimates
+
+    X, y = NoInformation().sample(30, random_state=3)
+    est = KNeighborsClassifier(n_neighbors=1)
+    scores = mlxtend_evaluate.bootstrap_point632_score(
+        est, X, y, n_splits=20, method=method, random_seed=7
+    )
+    splits = list(mlxtend_evaluate.BootstrapOutOfBag(n_splits=20, random_seed=7).split(X))
+    ours = mlxtend_style_estimates(est, X, y, splits=splits)
+    assert np.isclose(ours[method], 1 - np.mean(scores))
+
+
+def test_class_mix_trial_out_of_bag_is_efron_and_tibshirani_s_err1():
+    """class_mix_trial's per-point average is bootstrap_estimates' Err^(1) on the same samples,
+    and a balanced score of predictions with equal classes is the plain one."""
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+
+    from cvbook.studies.bootstrap import (
+        _balanced,
+        _distribution,
+        _per_point_oob,
+        _sample,
+        _two_class_splits,
+        class_mix_trial,
+    )
+
+    X, y = _sample(_distribution("twogaussians", "d"), 30, np.random.default_rng(1))
+    for stratify in (True, False):
+        splits = _two_class_splits(30, y, 20, stratify, 3)
+        per_point, counts = _per_point_oob(LinearDiscriminantAnalysis(), X, y, splits)
+        err1 = bootstrap_estimates(LinearDiscriminantAnalysis(), X, y, splits=splits).err1
+        assert np.isclose(np.nanmean(per_point), err1)
+        assert counts.sum() == sum(len(test) for _, test in splits)
+    y2 = np.array([-1, 1] * 5)
+    v = np.arange(10.0)
+    assert _balanced(v, y2) == v.mean()
+    out = class_mix_trial(np.random.default_rng(0), 20, n_bootstraps=10, target_sizes=(10,))
+    assert 0 < out["n_out"] < 10 and 0 <= out["cv10_bal"] <= 1

@@ -13,6 +13,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+import cvbook._ckcv_libsvm as lib  # the fast path's private machinery
 from cvbook.bounds import clopper_pearson_upper
 from cvbook.ckcv import CompleteKCV, ThreeWaySplit
 
@@ -397,13 +398,12 @@ def test_fast_path_member_is_svc_precomputed(data, fitted):
 @pytest.fixture
 def force_fallback(monkeypatch):
     """Make the private sklearn.svm._libsvm unavailable (as if scikit-learn removed it)."""
-    import cvbook.ckcv as ckcv
 
-    ckcv._libsvm_agrees.cache_clear()
-    monkeypatch.setattr(ckcv, "_libsvm", None)
+    lib.libsvm_agrees.cache_clear()
+    monkeypatch.setattr(lib, "_libsvm", None)
     yield monkeypatch
     monkeypatch.undo()
-    ckcv._libsvm_agrees.cache_clear()
+    lib.libsvm_agrees.cache_clear()
 
 
 @pytest.mark.parametrize("class_weight", [None, "balanced", {1: 4.0}])
@@ -422,8 +422,8 @@ def test_fallback_gives_identical_numbers(data, force_fallback, class_weight):
     assert ckcv.solver_backend() == "svc"
     slow = CompleteKCV(**kwargs).fit(X, y)
     slow_all = CompleteKCV(ee_rows="all", **kwargs).fit(X, y)
-    force_fallback.setattr(ckcv, "_libsvm", pytest.importorskip("sklearn.svm._libsvm"))
-    ckcv._libsvm_agrees.cache_clear()
+    force_fallback.setattr(lib, "_libsvm", pytest.importorskip("sklearn.svm._libsvm"))
+    lib.libsvm_agrees.cache_clear()
     assert ckcv.solver_backend() == "libsvm"
     fast = CompleteKCV(**kwargs).fit(X, y)
     assert_same_results(slow, fast)
@@ -445,8 +445,8 @@ def test_fallback_when_the_private_api_changed(monkeypatch):
         def set_verbosity_wrap(v):
             pass
 
-    ckcv._libsvm_agrees.cache_clear()
-    monkeypatch.setattr(ckcv, "_libsvm", ChangedLibsvm)
+    lib.libsvm_agrees.cache_clear()
+    monkeypatch.setattr(lib, "_libsvm", ChangedLibsvm)
     try:
         assert ckcv.solver_backend() == "svc"
         X, y = make_data(40)
@@ -458,7 +458,7 @@ def test_fallback_when_the_private_api_changed(monkeypatch):
             ckcv.fit_precomputed(np.eye(4), np.array([0, 0, 1, 1]), backend="libsvm")
     finally:
         monkeypatch.undo()
-        ckcv._libsvm_agrees.cache_clear()
+        lib.libsvm_agrees.cache_clear()
 
 
 def test_fit_precomputed_public_solver():
@@ -519,8 +519,6 @@ def test_pool_fit_and_predict_are_the_block_fit_and_libsvm_predict(seed, n, gamm
     """Weights 0 outside the fitting set give the block's model; the product predicts as libsvm."""
     from sklearn.metrics.pairwise import rbf_kernel
 
-    import cvbook.ckcv as ckcv
-
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, 3))
     y = np.where(X[:, 0] + rng.normal(size=n) > 0, 1, -1)
@@ -528,19 +526,19 @@ def test_pool_fit_and_predict_are_the_block_fit_and_libsvm_predict(seed, n, gamm
     ev = np.setdiff1d(np.arange(n), fit)
     assume(np.unique(y[fit]).size == 2 and ev.size > 0)
     K = rbf_kernel(X, gamma=gamma)
-    classes, t = np.unique(y), ckcv._class_index(y, np.unique(y))
-    p = {**ckcv._svc_defaults(), "C": C, "class_weight": class_weight}
+    classes, t = np.unique(y), lib.class_index(y, np.unique(y))
+    p = {**lib.svc_defaults(), "C": C, "class_weight": class_weight}
     libsvm.set_verbosity_wrap(0)
-    pooled = ckcv._pool_fit(K, t, fit, y[fit], classes, p)
-    block = ckcv._libsvm_fit(K[np.ix_(fit, fit)], t[fit], y[fit], classes, p)
+    pooled = lib.pool_fit(K, t, fit, y[fit], classes, p)
+    block = lib.libsvm_fit(K[np.ix_(fit, fit)], t[fit], y[fit], classes, p)
     for a, b in zip(pooled, block, strict=True):
         np.testing.assert_array_equal(a, b)
     p2 = {**p, "C": 10 * C}  # a second model: one column each
-    second = ckcv._pool_fit(K, t, fit, y[fit], classes, p2)
-    labels = ckcv._pool_predict(K[ev], fit, [pooled, second], [p, p2])
+    second = lib.pool_fit(K, t, fit, y[fit], classes, p2)
+    labels = lib.pool_predict(K[ev], fit, [pooled, second], [p, p2])
     K_ev = K[np.ix_(ev, fit)]
-    np.testing.assert_array_equal(labels[:, 0], ckcv._libsvm_predict(K_ev, block, p))
-    np.testing.assert_array_equal(labels[:, 1], ckcv._libsvm_predict(K_ev, second, p2))
+    np.testing.assert_array_equal(labels[:, 0], lib.libsvm_predict(K_ev, block, p))
+    np.testing.assert_array_equal(labels[:, 1], lib.libsvm_predict(K_ev, second, p2))
     svc = SVC(kernel="precomputed", C=C, class_weight=class_weight).fit(K[np.ix_(fit, fit)], y[fit])
     np.testing.assert_array_equal(classes[labels[:, 0].astype(int)], svc.predict(K_ev))
 
@@ -548,35 +546,32 @@ def test_pool_fit_and_predict_are_the_block_fit_and_libsvm_predict(seed, n, gamm
 def test_gaussian_kernels_are_rbf_kernel_bit_for_bit():
     from sklearn.metrics.pairwise import rbf_kernel
 
-    import cvbook.ckcv as ckcv
-
     X = np.random.default_rng(3).normal(size=(57, 6)) * [1, 10, 0.1, 1, 1, 3]
     gammas = [1e-4, 0.0123, np.float64(0.7), 5.0]
-    for K, g in zip(ckcv._gaussian_kernels(X, gammas), gammas, strict=True):
+    for K, g in zip(lib.gaussian_kernels(X, gammas), gammas, strict=True):
         np.testing.assert_array_equal(K, rbf_kernel(X, gamma=g))
 
 
 def test_pool_predict_leaves_the_doubtful_signs_to_libsvm(monkeypatch):
     """A decision value of exactly 0 (a symmetric problem) and, with a huge slack, every row."""
-    import cvbook.ckcv as ckcv
 
     X = np.array([[-1.0], [1.0], [0.0], [0.3]])
     y = np.array([0, 1, 0, 1])
     K = np.exp(-0.5 * (X - X.T) ** 2)
     classes, t = np.unique(y), y.astype(float)
-    p = ckcv._svc_defaults()
+    p = lib.svc_defaults()
     libsvm.set_verbosity_wrap(0)
     fit, ev = np.array([0, 1]), np.array([2, 3])
-    model = ckcv._pool_fit(K, t, fit, y[fit], classes, p)
-    expected = ckcv._libsvm_predict(K[np.ix_(ev, fit)], model, p)
+    model = lib.pool_fit(K, t, fit, y[fit], classes, p)
+    expected = lib.libsvm_predict(K[np.ix_(ev, fit)], model, p)
     assert expected[0] == 1.0  # decision exactly 0: libsvm says the second label
     calls = []
-    real = ckcv._libsvm_predict
-    monkeypatch.setattr(ckcv, "_libsvm_predict", lambda *a: calls.append(a[0].shape) or real(*a))
-    np.testing.assert_array_equal(ckcv._pool_predict(K[ev], fit, [model], [p])[:, 0], expected)
+    real = lib.libsvm_predict
+    monkeypatch.setattr(lib, "libsvm_predict", lambda *a: calls.append(a[0].shape) or real(*a))
+    np.testing.assert_array_equal(lib.pool_predict(K[ev], fit, [model], [p])[:, 0], expected)
     assert calls == [(1, 2)]  # only the tied row went to libsvm
-    monkeypatch.setattr(ckcv, "_SIGN_SLACK", 1e300)
-    np.testing.assert_array_equal(ckcv._pool_predict(K[ev], fit, [model], [p])[:, 0], expected)
+    monkeypatch.setattr(lib, "_SIGN_SLACK", 1e300)
+    np.testing.assert_array_equal(lib.pool_predict(K[ev], fit, [model], [p])[:, 0], expected)
     assert calls[-1] == (2, 2)
 
 

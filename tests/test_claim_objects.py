@@ -193,3 +193,29 @@ def test_bad_margins_and_chapters_are_refused():
         Claims("chapter4", strict=True)
     with pytest.raises(TypeError, match="strict must be True or False"):
         Claims("ch4", strict=1)
+
+
+def test_a_covers_claim_with_a_margin_needs_a_narrow_interval():
+    claims = Claims("ch6", strict=False)
+    wide = claims.covers(
+        "ch6_w", "s", target="t", estimate=0.9, interval=(0.5, 1.0), level=0.95, margin=0.03
+    )
+    narrow = claims.covers(
+        "ch6_n", "s", target="t", estimate=0.94, interval=(0.93, 0.96), level=0.95, margin=0.03
+    )
+    missed = claims.covers(
+        "ch6_m", "s", target="t", estimate=0.80, interval=(0.75, 0.85), level=0.95, margin=0.03
+    )
+    assert (wide.verdict, narrow.verdict, missed.verdict) == (
+        "not resolved",
+        "shown",
+        "contradicted",
+    )
+    assert narrow.test == "covers 0.95, interval within ±0.03"
+    # without a margin, the same wide interval "shows" it: the weaker claim the docs warn of
+    assert (
+        claims.covers(
+            "ch6_x", "s", target="t", estimate=0.9, interval=(0.5, 1.0), level=0.95
+        ).verdict
+        == "shown"
+    )

@@ -267,3 +267,106 @@ def test_studies_do_not_depend_on_n_jobs():
 def test_studies_refuse_bad_arguments(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_lagged_trial_risk_is_the_innovation_variance_for_a_near_best_forecast():
+    """The far-future risk of lagged_trial is exact given the input: least squares on 2,000
+    points of a pure AR(1) (unit variance) is near phi * y_{t-1}, whose risk is 1 - phi**2."""
+    from cvbook.studies.dependence import lagged_trial
+
+    out = lagged_trial(np.random.default_rng(0), "ar1_ols", phi=0.9, n=2000, n_fresh=5000)
+    assert 1 - 0.9**2 <= out["risk_future"] < 1 - 0.9**2 + 0.005
+    with pytest.raises(ValueError, match="case must be one of"):
+        lagged_trial(np.random.default_rng(0), "nope")
+
+
+def test_lagged_5nn_shuffled_is_optimistic_where_ols_is_not():
+    from cvbook.studies.dependence import lagged_study
+
+    res = lagged_study(["ar1_5nn", "ar1_ols"], 30, random_state=1, n_fresh=2000)
+    knn = res["ar1_5nn"]["shuffled"] - res["ar1_5nn"]["risk_future"]
+    ols = res["ar1_ols"]["shuffled"] - res["ar1_ols"]["risk_future"]
+    assert knn.mean() + 3 * knn.std(ddof=1) / np.sqrt(30) < 0
+    assert abs(ols.mean()) < 0.01
+
+
+def test_time_trial_scores_time_series_split_against_its_own_fold_models():
+    out = time_trial(np.random.default_rng(0), phi=0.0, n_fresh=2000)
+    # fold models train on 50 to 250 points: worse on the far future than the 300-point model
+    assert out["forward_target"] > out["risk_future"]
+    assert out["forward_gap_target"] > out["risk_future"]
+
+
+def test_groups_trial_interval_coverage_and_loss_icc():
+    outs = [groups_trial(np.random.default_rng(i), icc=0.9, n_fresh=2000) for i in range(6)]
+    for o in outs:
+        assert o["covers_naive"] in (0.0, 1.0) and o["covers_group"] in (0.0, 1.0)
+        assert 0 < o["width_naive"] < 1 and o["width_group"] > 0
+    # the losses cluster far less than the features (icc 0.9)
+    assert np.mean([o["loss_icc"] for o in outs]) < 0.6
+
+
+def test_label_icc_sets_the_noise_apart_and_keeps_the_marginal():
+    from cvbook.studies.dependence import GroupedGaussians
+
+    dist = GroupedGaussians(n_groups=400, group_size=5, icc=0.9, label_icc=0.0)
+    assert dist.noise_icc == 0.0 and GroupedGaussians(icc=0.3).noise_icc == 0.3
+    X, y, *_ = dist.sample(np.random.default_rng(0))
+    assert abs(X.std() - 1) < 0.1 and abs(np.mean(y == 1) - 0.5) < 0.05
+    with pytest.raises(ValueError, match="label_icc"):
+        GroupedGaussians(label_icc=1.0)
+
+
+def test_oversampling_before_the_split_leaks():
+    from cvbook.studies.dependence import leakage_study, oversampling_trial
+
+    res = leakage_study(oversampling_trial, 12, random_state=0)
+    assert res["wrong"].mean() < 0.4 < res["right"].mean()
+
+
+def test_records_round_trip_and_name_a_bad_file(tmp_path):
+    from cvbook.studies.dependence import read_record, write_record
+
+    values = {"a": np.array([0.1, 1 / 3]), "b": np.array([2.0, -1.0])}
+    write_record(tmp_path / "r.csv.gz", values, "study=x")
+    back = read_record(tmp_path / "r.csv.gz")
+    assert all(np.array_equal(back[k], values[k]) for k in values)
+    (tmp_path / "bad.csv.gz").write_text("no")
+    with pytest.raises(ValueError, match="not a record"):
+        read_record(tmp_path / "bad.csv.gz")
+    with pytest.raises(FileNotFoundError, match="missing"):
+        read_record(tmp_path / "missing.csv.gz")
+
+
+@pytest.mark.parametrize(
+    "argv, option",
+    [
+        (["--out", "{dir}/d", "--phi", "1"], "--phi"),
+        (["--out", "{dir}/d", "--n-repeats", "2"], "--n-repeats"),
+        (["--out", "{dir}/d", "--seed", "-1"], "--seed"),
+        (["--out", "{dir}/d", "--n-jobs", "0"], "--n-jobs"),
+        (["--out", " "], "--out"),
+        (["--out", "{file}"], "--out"),
+    ],
+)
+def test_dependence_runner_names_a_bad_option(tmp_path, capsys, argv, option):
+    from cvbook.runs.dependence import main
+
+    (tmp_path / "f").write_text("x")
+    argv = [a.format(dir=tmp_path, file=tmp_path / "f") for a in argv]
+    with pytest.raises(SystemExit) as err:
+        main(argv)
+    assert err.value.code == 2 and option in capsys.readouterr().err
+
+
+def test_dependence_runner_writes_records_with_provenance(tmp_path):
+    import json
+
+    from cvbook.runs.dependence import main
+    from cvbook.studies.dependence import read_record
+
+    assert main(["--out", str(tmp_path), "--phi", "0.5", "--n-repeats", "3"]) == 0
+    assert read_record(tmp_path / "time_phi0.5.csv.gz")["forward_target"].shape == (3,)
+    assert (tmp_path / "lagged_phi0.5_ar1_ols.csv.gz").is_file()
+    prov = json.loads((tmp_path / "provenance.json").read_text())
+    assert prov["parameters"]["n_repeats"] == 3 and "commit" in prov

@@ -792,6 +792,19 @@ DRIVER_CASES = {
             (["--out", "{dir}/b", "--m", "20", "3"], "--m"),
         ],
     ),
+    "which_is_better": (
+        "cvbook.runs.which_is_better",
+        [
+            (["--out", "{file}/b"], "--out"),
+            (["--out", "{file}"], "--out"),
+            (["--out", ""], "--out"),
+            (["--out", "{dir}/b", "--n", "10"], "--n"),
+            (["--out", "{dir}/b", "--n-repeats", "0"], "--n-repeats"),
+            (["--out", "{dir}/b", "--seed", "-3"], "--seed"),
+            (["--out", "{dir}/b", "--n-jobs", "0"], "--n-jobs"),
+            (["--out", "{dir}/b", "--cases", "bogus"], "--cases"),
+        ],
+    ),
 }
 DRIVER_PARAMS = [
     pytest.param(module, argv, option, id=f"{name}:{' '.join(argv)}")
@@ -828,7 +841,13 @@ def test_drivers_coverage_writes_under_the_exact_out_path(tmp_path):
     for name, seed in (("run.a", "1"), ("run.b", "2")):
         assert main(["--out", str(tmp_path / name), "--seed", seed, *common]) == 0
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == ["run.a.json", "run.a.records.csv.gz", "run.b.json", "run.b.records.csv.gz"]
+    assert names == [
+        "records.json",  # the ledger of the folder's runs (cvbook.records)
+        "run.a.json",
+        "run.a.records.csv.gz",
+        "run.b.json",
+        "run.b.records.csv.gz",
+    ]
     assert load_results(tmp_path / "run.a")[1]["parameters"]["seed"] == 1
     assert load_results(tmp_path / "run.b")[1]["parameters"]["seed"] == 2
 
@@ -1000,7 +1019,7 @@ def _second_pass_cases() -> dict:
         "bootstrap.no_information_rate continuous": (
             lambda: bootstrap.no_information_rate([0.5, 1.5], [0.5, 1.5]),
             ValueError,
-            "y_true",
+            "y must hold class labels",  # its argument is y (issue 35), not y_true
         ),
         "bootstrap.no_information_rate length": (
             lambda: bootstrap.no_information_rate([0, 1, 1], [0, 1]),

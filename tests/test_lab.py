@@ -269,6 +269,14 @@ def test_run_all_shows_figures_and_numbers(lab: str, chapter: str) -> None:
             page.wait_for_selector(".jp-Notebook .jp-Cell")
             page.wait_for_selector(".jp-Notebook-ExecutionIndicator, .jp-Toolbar-kernelName")
             page.wait_for_timeout(2000)  # the kernel starts
+            # opened and untouched, the chapter is not marked modified: JupyterLab writes
+            # the running kernel's spec and language into the notebook, and they must be
+            # what the chapter already holds (tools/strip_notebooks.py writes the spec)
+            same_python = notebook["metadata"].get("language_info", {}).get("version") == ".".join(
+                map(str, sys.version_info[:3])
+            )
+            page.wait_for_timeout(3000)
+            dirty_on_open = page.locator(".lm-TabBar-tab.jp-mod-current.jp-mod-dirty").count()
             page.keyboard.press("Escape")
             page.click(".lm-MenuBar-itemLabel:text-is('Run')")
             page.click(".lm-Menu-itemLabel:text-is('Run All Cells')")
@@ -307,6 +315,11 @@ def test_run_all_shows_figures_and_numbers(lab: str, chapter: str) -> None:
             (SCREENSHOTS / f"lab_{chapter}.html").write_text(page.content(), encoding="utf-8")
 
             problems = []
+            if dirty_on_open and same_python:
+                problems.append(
+                    "opened untouched, the chapter was marked modified (closing it would "
+                    "ask 'Save changes?'): compare its metadata with what JupyterLab saves"
+                )
             if len(done) != len(code_cells):
                 problems.append(
                     f"{len(done)} of {len(code_cells)} cells ran in {RUN_TIMEOUT_S} s: {prompts}"
@@ -363,3 +376,30 @@ def test_run_all_shows_figures_and_numbers(lab: str, chapter: str) -> None:
             assert not problems, f"{chapter}:\n  " + "\n  ".join(problems)
         finally:
             browser.close()
+
+
+def test_chapters_carry_the_kernel_spec_jupyterlab_writes() -> None:
+    """JupyterLab writes the running kernel's spec into a notebook when the kernel starts;
+    a chapter that holds another one (``"display_name": "Python 3"``) is marked modified
+    as soon as it is opened. ``tools/strip_notebooks.py`` writes :data:`KERNELSPEC` into
+    every chapter; it must be the installed ``python3`` kernel's own."""
+    import importlib.util
+
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    spec = importlib.util.spec_from_file_location("strip", ROOT / "tools" / "strip_notebooks.py")
+    strip = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(strip)
+    installed = KernelSpecManager().get_kernel_spec("python3")
+    assert {
+        "display_name": installed.display_name,
+        "language": installed.language,
+        "name": "python3",
+    } == strip.KERNELSPEC
+    wrong = [
+        p.name
+        for p in sorted((ROOT / "chapters").glob("*.ipynb"))
+        if json.loads(p.read_text(encoding="utf-8"))["metadata"].get("kernelspec")
+        != strip.KERNELSPEC
+    ]
+    assert not wrong, f"kernelspec not as JupyterLab writes it (strip_notebooks.py): {wrong}"

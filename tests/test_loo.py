@@ -455,7 +455,7 @@ def test_loo_risk_refuses_bad_labels(y, match, error):
     "kwargs, match, error",
     [
         ({"estimator": "ridge"}, "estimator must be a scikit-learn estimator", TypeError),
-        ({"estimator": Ridge}, "estimator must be a scikit-learn estimator instance", TypeError),
+        ({"estimator": Ridge}, r"got the class Ridge; pass Ridge\(\) instead", TypeError),
         ({"X": np.ones((6, 2)) * 1j}, "X must be real", TypeError),
         ({"X": 3.0}, "X must hold one row per point", ValueError),
         ({"y": np.full(6, 1j)}, "y must be real", TypeError),

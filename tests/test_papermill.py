@@ -15,19 +15,26 @@ Every parameter of the ``parameters`` cell must appear in ``changes_result`` or
 ``keeps_result``. The published numbers of a run (``cvbook.book.published()``) are read
 from one cell the test appends to the notebook it executes.
 
-How each run is made (the stage is the longest of ``make test``; a third of a papermill
-run is starting a kernel and importing scikit-learn, so the checks that only compare
-published numbers share one kernel per chapter):
+How each run is made (a third of a papermill run is starting a kernel and importing
+scikit-learn, so the runs that only compare published numbers share one kernel per
+chapter):
 
-* **through papermill, each in a fresh kernel**, as a reader re-runs a chapter: the
-  smoke run; one fresh seed (also the check that ``seed`` changes the numbers); one
-  value of the wrong kind; one misspelt parameter name.
+* **through papermill, in a fresh kernel**, as a reader re-runs a chapter: one *random
+  legal draw* of every parameter, the seed included (``tools/draw_parameters.py``: each
+  value drawn from the range the check cell accepts, sizes no larger than the smoke
+  run's). It must run to the end, and its output's prose must carry its own numbers. The
+  draw is picked by ``CVBOOK_DRAW_SEED`` (``make papermill`` draws a fresh one and
+  prints it; each chapter's own seed is derived from it), and a failure prints the
+  chapter's seed, the drawn values and the command that re-runs them. One value of the
+  wrong kind also goes through papermill (see below).
 * **in one kernel per chapter** (nbclient, the notebook parameterised by papermill's
   own ``parameterize_notebook``, the kernel's namespace reset and the published numbers
-  cleared before each run): every other ``changes_result`` and every ``keeps_result``
-  value, and the smoke run once more, last. That last run must publish
-  exactly what the papermill smoke run published, so state left by earlier runs in the
-  shared kernel would fail the test.
+  cleared before each run): the smoke run, then every ``changes_result`` value (``seed``
+  included) and every ``keeps_result`` value on top of it, a misspelt parameter name
+  (which must stop the check cell, naming it: ``check_parameter_names`` reads the
+  kernel's input history, as in a papermill run), and last the random draw again. That
+  last run must publish exactly what the papermill run of the draw published, so state
+  left by earlier runs in the shared kernel would fail the test.
 * **in this process**: every other bad value. The notebook's cells up to the check cell
   (the cell after the parameters) run as Python, with the assignments papermill would
   inject; a real papermill run of one bad value per chapter must fail with exactly the
@@ -36,7 +43,8 @@ published numbers share one kernel per chapter):
 
 ``make papermill`` runs two pytest processes, each on half of the chapters
 (``CVBOOK_PAPERMILL_SHARD``, see :func:`_shard`); a chapter's runs are made once, when
-its first test asks.
+its first test asks, and their total time is written to ``_build/costs/`` (then into
+``tests/chapter_costs.json`` by ``python tests/booktoc.py --record``).
 """
 
 from __future__ import annotations
@@ -44,6 +52,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import secrets
+import sys
+import time
+import zlib
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -55,7 +67,11 @@ from IPython.core.inputtransformer2 import TransformerManager
 from nbclient import NotebookClient
 from papermill.parameterize import parameterize_notebook
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+import draw_parameters  # tools/ is not a package
+
 NOTEBOOKS = chapter_notebooks()
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _shard(notebooks: list[Path]) -> list[Path]:
@@ -91,11 +107,31 @@ REPORT_CELL = (
 #: Run before each run in a shared kernel: an empty namespace, no published number.
 RESET_CELL = "%reset -f\nfrom cvbook.book import clear_published\nclear_published()"
 
-#: Seeds used nowhere else in the book or its tests: every chapter's smoke run must
-#: finish under one of them, run through papermill (degenerate draws are handled by
-#: design, never by luck). Chapter i gets seed i mod 5, so each seed runs two chapters.
-#: That run is also the check that ``seed`` changes the published numbers.
-FRESH_SEEDS = (611953, 7368787, 98765431, 1000000007, 2147483629)
+#: The draw of this session: ``CVBOOK_DRAW_SEED`` (``make papermill`` sets a fresh one and
+#: prints it), else a fresh one. Each chapter's draw has its own seed, derived from it.
+DRAW_SEED = int(os.environ.get("CVBOOK_DRAW_SEED") or secrets.randbelow(2**32))
+_DRAWS: dict[str, dict] = {}
+
+
+def _draw_seed(nb_path: Path) -> int:
+    return (DRAW_SEED + zlib.crc32(nb_path.stem.encode())) % 2**32
+
+
+def _draw(nb_path: Path) -> dict:
+    """The chapter's random legal draw (cached): every parameter the check cell names."""
+    if str(nb_path) not in _DRAWS:
+        _DRAWS[str(nb_path)] = draw_parameters.draw(nb_path, _draw_seed(nb_path))
+    return _DRAWS[str(nb_path)]
+
+
+def _draw_text(nb_path: Path) -> str:
+    """What a failing draw prints: its seed, its values, and the command that re-runs it."""
+    seed = _draw_seed(nb_path)
+    return (
+        f"random draw (CVBOOK_DRAW_SEED={DRAW_SEED}; this chapter's seed {seed}): "
+        f"{json.dumps(_draw(nb_path))}\n  re-run it: python tools/draw_parameters.py "
+        f"{nb_path.relative_to(ROOT)} --seed {seed} --run /tmp/{nb_path.stem}-draw.ipynb"
+    )
 
 
 def _meta(nb_path: Path) -> dict:
@@ -107,14 +143,6 @@ def _meta(nb_path: Path) -> dict:
 
 def _smoke(nb_path: Path) -> dict:
     return _meta(nb_path).get("smoke", {})
-
-
-def _has_seed(nb_path: Path) -> bool:
-    return "seed" in pm.inspect_notebook(str(nb_path))
-
-
-def _fresh_seed(nb_path: Path) -> int:
-    return FRESH_SEEDS[NOTEBOOKS.index(nb_path) % len(FRESH_SEEDS)]
 
 
 def published_values(nb: nbformat.NotebookNode) -> dict[str, str]:
@@ -210,7 +238,11 @@ def _papermill_bad(nb_path: Path, params_json: str, out_dir: str):
 
 @contextmanager
 def _shared_kernel(nb_path: Path):
-    """``run(params) -> published numbers``: runs of one chapter in one kernel."""
+    """``run(params) -> published numbers`` and ``run_bad(params) -> (error name, message,
+    index of the failing code cell, index of the check cell) or None``: runs of one
+    chapter in one kernel."""
+    from nbclient.exceptions import CellExecutionError
+
     client = NotebookClient(
         _with_report(nb_path),
         timeout=600,
@@ -218,7 +250,7 @@ def _shared_kernel(nb_path: Path):
         resources={"metadata": {"path": str(nb_path.parent)}},
     )
 
-    def run(params: dict) -> dict[str, str]:
+    def execute(params: dict) -> nbformat.NotebookNode:
         reset = nbformat.v4.new_code_cell(RESET_CELL)
         client.execute_cell(reset, 0, store_history=False)
         nb = parameterize_notebook(_with_report(nb_path), params)
@@ -226,10 +258,29 @@ def _shared_kernel(nb_path: Path):
         for index, cell in enumerate(nb.cells):
             if cell.cell_type == "code":
                 client.execute_cell(cell, index)
-        return published_values(nb)
+        return nb
+
+    def run(params: dict) -> dict[str, str]:
+        return published_values(execute(params))
+
+    def run_bad(params: dict):
+        try:
+            execute(params)
+        except CellExecutionError as err:
+            code = [c for c in client.nb.cells if c.cell_type == "code"]
+            failed = [
+                i
+                for i, c in enumerate(code)
+                if any(o.get("output_type") == "error" for o in c.get("outputs", []))
+            ]
+            injected = next(
+                i for i, c in enumerate(code) if "injected-parameters" in c.metadata.get("tags", [])
+            )
+            return err.ename, err.evalue, failed[0] if failed else -1, injected + 1
+        return None
 
     with client.setup_kernel():
-        yield run
+        yield run, run_bad
 
 
 def _in_process_check(nb_path: Path, params: dict):
@@ -271,28 +322,8 @@ def _first_kind_case(nb_path: Path) -> tuple[str, object] | None:
 
 #: The runs each chapter has made in this process (one worker holds whole chapters).
 _RUNS: dict[str, dict] = {}
-
-
-def _needed(session, nb_path: Path) -> tuple[set, set]:
-    """The runs the selected tests of one chapter need: (papermill runs, shared-kernel runs)."""
-    fresh, shared = set(), set()
-    smoke = _smoke(nb_path)
-    for item in session.items:
-        spec = getattr(item, "callspec", None)
-        if spec is None or str(spec.params.get("nb_path")) != str(nb_path):
-            continue
-        params = spec.params
-        if "must_change" in params:
-            fresh.add(_key(smoke))
-            if params["name"] == "seed":  # the fresh-seed run through papermill
-                fresh.add(_key({**smoke, "seed": _fresh_seed(nb_path)}))
-            else:
-                shared.add(_key({**smoke, params["name"]: params["value"]}))
-        if "fresh_seed" in params:
-            fresh.add(_key({**smoke, "seed": _fresh_seed(nb_path)}))
-        if "shared_smoke" in params:
-            fresh.add(_key(smoke))
-    return fresh, shared
+#: Where each chapter's total time in this stage is written (``booktoc.py --record``).
+COSTS = ROOT / "_build" / "costs"
 
 
 def _guarded(run, *args):
@@ -302,45 +333,57 @@ def _guarded(run, *args):
         return exc
 
 
+def _make_runs(nb_path: Path, out_dir: str) -> dict:
+    """Every run the tests of one chapter compare (see the module's docstring)."""
+    results: dict = {}
+    smoke = _smoke(nb_path)
+    drawn = _guarded(_draw, nb_path)
+    if isinstance(drawn, Exception):
+        results["draw"] = drawn
+    else:
+        run = _guarded(_papermill, nb_path, _key(drawn), out_dir)
+        failed = isinstance(run, Exception)
+        results["papermill", _key(drawn)] = run if failed else run[0]
+        results["stored", _key(drawn)] = run if failed else run[1]
+    kind = _first_kind_case(nb_path)
+    if kind is not None:
+        params = _key({kind[0]: kind[1]})
+        results["papermill-bad", params] = _guarded(_papermill_bad, nb_path, params, out_dir)
+    # the shared kernel: the smoke run first (every change is compared with it), the
+    # draw last (it must publish what the papermill run of the draw did)
+    meta = _meta(nb_path)
+    order = [_key(smoke)]
+    for name, value in {**meta.get("changes_result", {}), **meta.get("keeps_result", {})}.items():
+        order.append(_key({**smoke, name: value}))
+    if not isinstance(drawn, Exception):
+        order.append(_key(drawn))
+    misspelt = _key({**smoke, _misspelt_name(nb_path): 3})
+    try:
+        with _shared_kernel(nb_path) as (run, run_bad):
+            for params in order[:-1]:
+                results["shared", params] = _guarded(run, json.loads(params))
+            results["shared-bad", misspelt] = _guarded(run_bad, json.loads(misspelt))
+            results["shared", order[-1]] = _guarded(run, json.loads(order[-1]))
+    except Exception as exc:
+        for key in [("shared", p) for p in order] + [("shared-bad", misspelt)]:
+            results.setdefault(key, exc)
+    return results
+
+
 @pytest.fixture
-def chapter_runs(request, tmp_path_factory):
-    """``chapter_runs(nb_path)``: every run the selected tests of that chapter need, made
-    the first time a test of the chapter asks (results cached for the worker)."""
+def chapter_runs(tmp_path_factory):
+    """``chapter_runs(nb_path)``: every run of that chapter, made the first time a test of
+    the chapter asks (results cached for the process); their time goes to ``COSTS``."""
 
     def runs_of(nb_path: Path) -> dict:
         if str(nb_path) not in _RUNS:
-            fresh, shared = _needed(request.session, nb_path)
             out_dir = str(tmp_path_factory.mktemp(f"papermill-{nb_path.stem}"))
-            results: dict = {}
-            for params in sorted(fresh):
-                run = _guarded(_papermill, nb_path, params, out_dir)
-                failed = isinstance(run, Exception)
-                results["papermill", params] = run if failed else run[0]
-                results["stored", params] = run if failed else run[1]
-            if shared:
-                # the smoke run last: it must publish what the papermill smoke run did
-                smoke = _key(_smoke(nb_path))
-                order = [*sorted(shared - {smoke}), smoke]
-                try:
-                    with _shared_kernel(nb_path) as run:
-                        for params in order:
-                            results["shared", params] = _guarded(run, json.loads(params))
-                except Exception as exc:
-                    results.update(
-                        {("shared", p): exc for p in order if ("shared", p) not in results}
-                    )
-            kind = _first_kind_case(nb_path)
-            if kind is not None:
-                params = _key({kind[0]: kind[1]})
-                results["papermill-bad", params] = _guarded(
-                    _papermill_bad, nb_path, params, out_dir
-                )
-            name = _misspelt(
-                next(iter(pm.inspect_notebook(str(nb_path)))), pm.inspect_notebook(str(nb_path))
+            start = time.perf_counter()
+            _RUNS[str(nb_path)] = _make_runs(nb_path, out_dir)
+            COSTS.mkdir(parents=True, exist_ok=True)
+            (COSTS / f"papermill-{nb_path.stem}.json").write_text(
+                json.dumps({"chapter": nb_path.stem, "wall_s": time.perf_counter() - start})
             )
-            params = _key({**_smoke(nb_path), name: 3})
-            results["papermill-bad", params] = _guarded(_papermill_bad, nb_path, params, out_dir)
-            _RUNS[str(nb_path)] = results
         return _RUNS[str(nb_path)]
 
     return runs_of
@@ -350,6 +393,18 @@ def _get(runs: dict, kind: str, nb_path: Path, params: dict):
     result = runs[kind, _key(params)]
     if isinstance(result, Exception):
         raise AssertionError(f"{nb_path.name} failed ({kind}) with parameters {params}: {result}")
+    return result
+
+
+def _get_draw(runs: dict, kind: str, nb_path: Path):
+    """A run of the chapter's random draw; a failure names the seed and the values."""
+    if isinstance(runs.get("draw"), Exception):
+        raise AssertionError(f"{nb_path.name}: no legal draw: {runs['draw']}")
+    result = runs[kind, _key(_draw(nb_path))]
+    if isinstance(result, Exception):
+        raise AssertionError(
+            f"{nb_path.name} failed ({kind}) under a {_draw_text(nb_path)}\n{result}"
+        )
     return result
 
 
@@ -382,31 +437,37 @@ def test_parameters_cell_is_declared(nb_path: Path):
     assert "seed" in meta.get("changes_result", {}) or "seed" not in params
 
 
-@pytest.mark.parametrize(
-    "nb_path, shared_smoke",
-    [_by_chapter(p, True, id=p.stem) for p in ORDER],
-)
-def test_smoke_run_through_papermill(nb_path: Path, shared_smoke: bool, chapter_runs):
-    """The chapter runs through papermill at its smoke size, and publishes numbers."""
-    assert _get(chapter_runs(nb_path), "papermill", nb_path, _smoke(nb_path))
+@pytest.mark.parametrize("nb_path", ORDER, ids=lambda p: p.stem)
+def test_the_draw_reads_every_numeric_parameters_range(nb_path: Path):
+    """Every number, list or choice of the parameters cell is drawn from the range its
+    check call states: a check written with a function ``tools/draw_parameters.py`` does
+    not know would leave the parameter at its default, silently."""
+    kept = {
+        name: value for name, value in draw_parameters.undrawn(nb_path).items() if value is not None
+    }
+    assert not kept, (
+        f"{nb_path.name}: the check cell names no range for {sorted(kept)} that "
+        f"tools/draw_parameters.py reads (its CHECKS: {sorted(draw_parameters.CHECKS)})"
+    )
 
 
-@pytest.mark.parametrize(
-    "nb_path, shared_smoke",
-    [_by_chapter(p, True, id=p.stem) for p in ORDER],
-)
-def test_shared_kernel_reproduces_the_papermill_run(
-    nb_path: Path, shared_smoke: bool, chapter_runs
-):
-    """The smoke run in the shared kernel, made after every other run there, publishes
+@pytest.mark.parametrize("nb_path", [_by_chapter(p, id=p.stem) for p in ORDER])
+def test_a_random_legal_draw_runs_to_the_end(nb_path: Path, chapter_runs):
+    """Any value the check cell accepts must run: the chapter runs through papermill to
+    the end under a random draw of every parameter, and publishes numbers."""
+    assert _get_draw(chapter_runs(nb_path), "papermill", nb_path), (
+        f"{nb_path.name} published nothing under a {_draw_text(nb_path)}"
+    )
+
+
+@pytest.mark.parametrize("nb_path", [_by_chapter(p, id=p.stem) for p in ORDER])
+def test_shared_kernel_reproduces_the_papermill_run(nb_path: Path, chapter_runs):
+    """The draw in the shared kernel, made after every other run there, publishes
     exactly what the papermill run in a fresh kernel published: nothing leaks between
     the runs that share a kernel."""
     runs = chapter_runs(nb_path)
-    smoke = _smoke(nb_path)
-    fresh = _get(runs, "papermill", nb_path, smoke)
-    if ("shared", _key(smoke)) not in runs:
-        pytest.skip("no run of this chapter was made in the shared kernel")
-    assert _get(runs, "shared", nb_path, smoke) == fresh
+    fresh = _get_draw(runs, "papermill", nb_path)
+    assert _get_draw(runs, "shared", nb_path) == fresh, _draw_text(nb_path)
 
 
 def _cases():
@@ -422,13 +483,10 @@ def _cases():
 def test_parameter_takes_effect(nb_path: Path, name: str, value, must_change: bool, chapter_runs):
     runs = chapter_runs(nb_path)
     smoke = _smoke(nb_path)
-    base = _get(runs, "papermill", nb_path, smoke)
+    base = _get(runs, "shared", nb_path, smoke)
     assert base, f"{nb_path.name}: the smoke run published no value to compare"
     assert smoke.get(name) != value, f"{nb_path.name}: {name}={value!r} is the smoke value itself"
-    if name == "seed":  # every seed must work: the chapter's fresh seed, through papermill
-        changed = _get(runs, "papermill", nb_path, {**smoke, "seed": _fresh_seed(nb_path)})
-    else:
-        changed = _get(runs, "shared", nb_path, {**smoke, name: value})
+    changed = _get(runs, "shared", nb_path, {**smoke, name: value})
     assert changed.keys() == base.keys()
     differing = sorted(k for k in base if base[k] != changed[k])
     if must_change:
@@ -494,12 +552,9 @@ def test_bad_value_fails_at_once_naming_the_parameter(nb_path: Path, name: str, 
 
 
 @pytest.mark.parametrize(
-    "nb_path, shared_smoke",
-    [_by_chapter(p, True, id=p.stem) for p in ORDER if _first_kind_case(p) is not None],
+    "nb_path", [_by_chapter(p, id=p.stem) for p in ORDER if _first_kind_case(p) is not None]
 )
-def test_bad_value_through_papermill_fails_as_checked_in_process(
-    nb_path: Path, shared_smoke: bool, chapter_runs
-):
+def test_bad_value_through_papermill_fails_as_checked_in_process(nb_path: Path, chapter_runs):
     """The in-process check of the bad values is faithful: a real papermill run of one
     of them fails in the check cell with exactly the error the in-process run reports."""
     name, bad = _first_kind_case(nb_path)
@@ -517,11 +572,15 @@ def _misspelt(name: str, known) -> str:
     raise AssertionError(name)  # pragma: no cover
 
 
+def _misspelt_name(nb_path: Path) -> str:
+    """A misspelling of the chapter's first parameter."""
+    params = pm.inspect_notebook(str(nb_path))
+    return _misspelt(next(iter(params)), params)
+
+
 def _misspelt_cases():
     for nb_path in ORDER:
-        params = pm.inspect_notebook(str(nb_path))
-        name = next(iter(params))
-        yield _by_chapter(nb_path, _misspelt(name, params), 3, id=f"{nb_path.stem}-misspelt")
+        yield _by_chapter(nb_path, _misspelt_name(nb_path), 3, id=f"{nb_path.stem}-misspelt")
 
 
 @pytest.mark.parametrize("nb_path, misspelt, value", list(_misspelt_cases()))
@@ -529,9 +588,11 @@ def test_a_misspelt_parameter_fails_at_once_naming_it(
     nb_path: Path, misspelt: str, value, chapter_runs
 ):
     """``papermill -p <misspelt name> ...`` stops in the check cell, naming the unknown
-    parameter and listing the chapter's (papermill itself only warns)."""
+    parameter and listing the chapter's (papermill itself only warns). Run in the shared
+    kernel, with papermill's own parameterisation: the check reads the kernel's input
+    history, exactly as in a papermill run."""
     smoke = _smoke(nb_path)
-    result = _get(chapter_runs(nb_path), "papermill-bad", nb_path, {**smoke, misspelt: value})
+    result = _get(chapter_runs(nb_path), "shared-bad", nb_path, {**smoke, misspelt: value})
     assert result is not None, f"{nb_path.name}: -p {misspelt} {value} ran to the end"
     ename, evalue, index, check_cell = result
     assert ename == "ParameterError", f"{nb_path.name}: {ename}: {evalue}"
@@ -550,37 +611,22 @@ def test_help_notebook_shows_each_parameters_type(nb_path: Path):
     assert not untyped, f"{nb_path.name}: parameters without a type annotation: {untyped}"
 
 
-# --------------------------------------------------------------------------- other seeds
+# --------------------------------------------------------------------------- the draw's prose
 
 
-def _seed_cases():
-    for nb_path in ORDER:
-        if _has_seed(nb_path):
-            seed = _fresh_seed(nb_path)
-            yield _by_chapter(nb_path, seed, id=f"{nb_path.stem}-seed{seed}")
-
-
-@pytest.mark.parametrize("nb_path, fresh_seed", list(_seed_cases()))
-def test_smoke_run_finishes_under_a_fresh_seed(nb_path: Path, fresh_seed: int, chapter_runs):
-    smoke = _smoke(nb_path)
-    result = _get(chapter_runs(nb_path), "papermill", nb_path, {**smoke, "seed": fresh_seed})
-    assert result, f"{nb_path.name}: the run under seed={fresh_seed} published nothing"
-
-
-@pytest.mark.parametrize("nb_path, fresh_seed", list(_seed_cases()))
-def test_papermill_output_shows_its_own_numbers(nb_path: Path, fresh_seed: int, chapter_runs):
+@pytest.mark.parametrize("nb_path", [_by_chapter(p, id=p.stem) for p in ORDER])
+def test_papermill_output_shows_its_own_numbers(nb_path: Path, chapter_runs):
     """``papermill --engine cvbook`` leaves in the output's Markdown cells the numbers of
-    that run (what JupyterLab shows before any kernel runs), every one of them: under a
-    fresh seed each expression ``N.name`` equals what the run published, and the values
+    that run (what JupyterLab shows before any kernel runs), every one of them: under the
+    random draw each expression ``N.name`` equals what the run published, and the values
     differ from the committed notebook's (which papermill's default engine leaves)."""
-    params = {**_smoke(nb_path), "seed": fresh_seed}
     runs = chapter_runs(nb_path)
-    published = _get(runs, "papermill", nb_path, params)
-    stored = _get(runs, "stored", nb_path, params)
+    published = _get_draw(runs, "papermill", nb_path)
+    stored = _get_draw(runs, "stored", nb_path)
     committed = stored_numbers(nbformat.read(nb_path, as_version=4))
     assert stored.keys() == committed.keys(), (
         f"{nb_path.name}: values stored for {sorted(set(stored) ^ set(committed))} "
-        "in one notebook only"
+        f"in one notebook only ({_draw_text(nb_path)})"
     )
     failed = {expr: text for expr, (status, text) in stored.items() if status != "ok"}
     assert not failed, f"{nb_path.name}: expressions without a value: {failed}"

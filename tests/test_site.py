@@ -45,8 +45,10 @@ Environment variables:
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
+import json
 import os
 import re
 import threading
@@ -594,8 +596,45 @@ _PHONE_LAYOUT = r"""
         clipped.push(`equation number ${number.textContent.trim()} drawn over its formula`);
     }
   }
+  // a box that scrolls sideways must say so (cvbook.js + cvbook.css fade its hidden side);
+  // a formula's box is measured by the formula drawn (MathJax's hidden copy for screen
+  // readers, mjx-assistive-mml, is wider and inflates scrollWidth)
+  const masked = (el) => {
+    const s = getComputedStyle(el);
+    return (s.maskImage && s.maskImage !== 'none') ||
+           (s.webkitMaskImage && s.webkitMaskImage !== 'none');
+  };
+  const uncued = [];
+  for (const el of document.querySelectorAll('.bd-article *')) {
+    const s = getComputedStyle(el);
+    if ((s.overflowX !== 'auto' && s.overflowX !== 'scroll') || s.display === 'inline') continue;
+    let more = el.scrollWidth - el.clientWidth;
+    const math = el.querySelector(':scope > mjx-math, :scope > mjx-container > mjx-math');
+    if (math) more = Math.min(more, math.getBoundingClientRect().width - el.clientWidth);
+    if (more > 6 && el.scrollLeft < more - 6 && !masked(el))
+      uncued.push(`${name(el)} hides ${Math.round(more)} px on its right with no sign ` +
+                  `that it scrolls: "${(el.textContent || '').trim().slice(0, 30)}"`);
+  }
+  // every figure ends within the screen, or sits in a box that says it scrolls
+  const figures = [];
+  const imgs = '.bd-article figure img, .bd-article .cell_output img';
+  for (const img of document.querySelectorAll(imgs)) {
+    const r = img.getBoundingClientRect();
+    if (!r.width || r.right <= vw + 1) continue;
+    let cued = false;
+    for (let a = img.parentElement; a && a !== document.body; a = a.parentElement)
+      if (masked(a)) { cued = true; break; }
+    if (!cued) {
+      const fig = img.closest('figure');
+      const number = fig && fig.querySelector('.caption-number');
+      figures.push(`${number ? number.textContent.trim() : name(img)} ends at ` +
+                   `${Math.round(r.right)} px, off the ${vw} px screen, ` +
+                   'with no sign that it scrolls');
+    }
+  }
   const width = document.documentElement.scrollWidth;
-  return {wide: wide.slice(0, 15), clipped: clipped, page: width > vw + 1 ? width : 0};
+  return {wide: wide.slice(0, 15), clipped: clipped, page: width > vw + 1 ? width : 0,
+          uncued: uncued.slice(0, 10), figures: figures};
 }
 """
 
@@ -630,6 +669,10 @@ def open_phone_page(browser, base_url):
         page.evaluate(_WAIT_MATHJAX)
         page.evaluate(_IMAGES)
         page.evaluate("document.fonts.ready.then(() => true)")  # widths with the real fonts
+        # cvbook.js marks the boxes that scroll once the page is typeset (twice: at load
+        # and after MathJax); a page without the script fails the layout checks instead
+        with contextlib.suppress(Exception):
+            page.wait_for_function("() => (window.cvbookScrollScans || 0) >= 2", timeout=5000)
         page.wait_for_timeout(300)
         return page, errors
 
@@ -665,6 +708,8 @@ def test_page_on_a_phone(rel: str, site: Path, open_phone_page) -> None:
         problems.append(f"the page scrolls sideways: {layout['page']} px wide at 390 px")
     problems += [f"wider than the window, not in a scroll box: {w}" for w in layout["wide"]]
     problems += [f"equation: {c}" for c in layout["clipped"]]
+    problems += [f"cut at the screen's edge: {f}" for f in layout["figures"]]
+    problems += [f"a box scrolls unseen: {u}" for u in layout["uncued"]]
     name = rel[: -len(".html")].replace("/", "__")
     if rel in PHONE_SHOTS:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -684,6 +729,88 @@ def test_page_on_a_phone(rel: str, site: Path, open_phone_page) -> None:
             page.screenshot(path=str(SCREENSHOTS / f"phone_{name}_contents_open.png"))
     problems += [f"uncaught exception: {e}" for e in errors]
     assert not problems, f"{rel} at 390 px:\n  " + "\n  ".join(problems)
+
+
+#: Chapters whose contents drawer is tried on a phone: a jump closes it.
+JUMP_PAGES = [rel for rel in PHONE_SHOTS if rel in PAGES]
+
+
+@pytest.mark.parametrize("rel", JUMP_PAGES or ["<no site>"])
+def test_a_jump_from_the_contents_closes_the_drawer(rel: str, site: Path, open_phone_page) -> None:
+    """At 390 px, a tap on a section in the page's contents drawer closes the drawer and
+    shows that section at the top of the screen, with no tooltip left over the toolbar
+    (the theme gives the focus back to the toggle, whose tooltip stayed)."""
+    if rel not in PAGES:
+        _unavailable(f"no page {rel} in the site")
+    page, errors = open_phone_page(rel)
+    problem = _open_drawer(page, "secondary")
+    assert problem is None, f"{rel}: {problem}"
+    links = page.locator("#pst-secondary-sidebar-modal a[href*='#']")
+    assert links.count() >= 2, f"{rel}: the contents drawer lists {links.count()} sections"
+    link = links.nth(links.count() // 2)
+    target = link.get_attribute("href").split("#", 1)[1]
+    link.click()
+    page.wait_for_timeout(1000)
+    name = rel[: -len(".html")].replace("/", "__")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"phone_{name}_after_jump.png"))
+    state = page.evaluate(
+        """(id) => {
+          const d = document.getElementById('pst-secondary-sidebar-modal');
+          const t = document.getElementById(decodeURIComponent(id));
+          const tips = [...document.querySelectorAll('.tooltip')].filter(e => {
+            const r = e.getBoundingClientRect();
+            return r.width && r.height && getComputedStyle(e).visibility !== 'hidden'
+                   && getComputedStyle(e).opacity !== '0';
+          }).map(e => e.textContent.trim());
+          return {open: d.open, top: t ? Math.round(t.getBoundingClientRect().top) : null,
+                  height: window.innerHeight, tips: tips};
+        }""",
+        target,
+    )
+    problems = []
+    if state["open"]:
+        problems.append("the drawer is still open after the jump")
+    if state["top"] is None:
+        problems.append(f"no element #{target} to jump to")
+    elif not 0 <= state["top"] < state["height"] / 2:
+        problems.append(f"#{target} is at {state['top']} px, not at the top of the screen")
+    if state["tips"]:
+        problems.append(f"a tooltip is left on the screen: {state['tips']}")
+    problems += [f"uncaught exception: {e}" for e in errors]
+    assert not problems, f"{rel} at 390 px:\n  " + "\n  ".join(problems)
+
+
+def test_the_book_title_heads_the_desktop_sidebar(site: Path, open_page) -> None:
+    """On a desktop (1,280 x 720), the book's title is the first thing at the top left:
+    no search bar above it or over it (the theme's header repeated the sidebar's search
+    field above the title)."""
+    chapter = next((rel for rel in PHONE_SHOTS if rel in PAGES), None)
+    if chapter is None:
+        _unavailable("no chapter page in the site")
+    page, _ = open_page(chapter)
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.wait_for_timeout(300)
+    state = page.evaluate(
+        """() => {
+          const brand = document.querySelector('.bd-sidebar-primary .navbar-brand');
+          if (!brand) return {brand: null};
+          const b = brand.getBoundingClientRect();
+          const hit = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+          const above = [...document.querySelectorAll('.search-button-field, form.bd-search')]
+            .filter(e => { const r = e.getBoundingClientRect();
+              return r.width && r.height && r.bottom <= b.top + 1 && r.left < b.right; })
+            .map(e => Math.round(e.getBoundingClientRect().top));
+          return {brand: brand.textContent.trim(), top: Math.round(b.top),
+                  covered: !(hit && brand.contains(hit)), above: above};
+        }"""
+    )
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "desktop_1280_title.png"))
+    assert state["brand"], "the sidebar shows no book title"
+    assert not state["covered"], f"the title {state['brand']!r} is covered"
+    assert not state["above"], f"a search field sits above the title (at {state['above']} px)"
+    assert state["top"] < 100, f"the title starts {state['top']} px down the page"
 
 
 # --------------------------------------------------------------------------- honest numbers
@@ -773,3 +900,81 @@ def test_buttons_to_the_placeholder_repository_are_left_out():
     ctx = context()
     ext.hide_unpublished(app("https://github.com/someone/cvbook"), "chapters/x", "p", ctx, None)
     assert ctx == context()
+
+
+def _load_tool(name: str, path: Path):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_make_page_shows_the_run_as_it_is_and_says_what_made_it(tmp_path: Path) -> None:
+    """tools/page.py (``make page``): a papermill output whose prose carries its own
+    stored numbers is shown as it is (no second run), with the parameters that differ from
+    the chapter's defaults at the top and the book's figure numbers; a copy whose numbers
+    are the committed chapter's although parameters differ (papermill's default engine)
+    is executed again, and the tool says why."""
+    import copy
+
+    page = _load_tool("page", ROOT / "tools" / "page.py")
+    chapter = ROOT / "chapters" / "01_risk_and_test_error.ipynb"
+    committed = json.loads(chapter.read_text(encoding="utf-8"))
+    run = copy.deepcopy(committed)
+    run["metadata"]["papermill"] = {
+        "parameters": {"seed": 3, "n_jobs": 1},
+        "input_path": "chapters/01_risk_and_test_error.ipynb",
+        "end_time": "2026-11-27T08:16:40.1",
+        "duration": 66.2,
+    }
+    defaults = page.defaults(run)
+    assert defaults["seed"] == 0 and "n_jobs" in defaults
+    changed = page.changed_parameters(run)
+    assert changed["seed"] == (3, 0) and ("n_jobs" in changed) == (defaults["n_jobs"] != 1)
+    # papermill's default engine: the paragraphs hold the committed run's numbers
+    reason = page.why_execute(run, tmp_path / "out.ipynb")
+    assert reason and "default engine" in reason
+    # --engine cvbook: this run's numbers are stored, so they are shown as they are
+    stored = [c for c in run["cells"] if c["metadata"].get("user_expressions")]
+    entry = stored[0]["metadata"]["user_expressions"][0]
+    entry["result"]["data"]["text/plain"] = "*0.5*_[x]"
+    assert page.why_execute(run, tmp_path / "out.ipynb") is None
+    # a stored number missing: the chapter runs again, and the tool names the number
+    gap = copy.deepcopy(run)
+    del [c for c in gap["cells"] if c["metadata"].get("user_expressions")][1]["metadata"][
+        "user_expressions"
+    ]
+    assert "no stored value" in page.why_execute(gap, tmp_path / "out.ipynb")
+    page.fill_values(run)
+    text = "".join(stored[0]["source"])
+    assert "{eval}" not in text and r"\*0.5\*\_\[x\]" in text
+    assert page.numbering(run) == {"displaymath": [1, 1], "figure": [1, 1]}
+    box = page.provenance_cell(run)["source"]
+    assert "| `seed` | `3` | `0` |" in box and "66 s" in box
+
+
+def test_a_one_chapter_site_numbers_figures_as_the_book() -> None:
+    """_ext/cvbook_site.py: with ``cvbook_page_numbering`` (set by tools/page.py), the
+    root chapter's figures and equations 1, 2, ... become 5.4, 5.5, ... and (5.1)."""
+    import types
+
+    ext = _load_tool("cvbook_site_numbering", ROOT / "_ext" / "cvbook_site.py")
+    env = types.SimpleNamespace(
+        toc_fignumbers={
+            "chapters/x": {
+                "figure": {"fig-a": (1,), "fig-b": (2,)},
+                "displaymath": {"eq-a": (1,)},
+                "table": {"t": (1,)},
+            }
+        }
+    )
+    config = types.SimpleNamespace(cvbook_page_numbering={"figure": [5, 4], "displaymath": [5, 1]})
+    assert ext._number_as_book(types.SimpleNamespace(config=config), env) == []
+    numbers = env.toc_fignumbers["chapters/x"]
+    assert numbers["figure"] == {"fig-a": (5, 4), "fig-b": (5, 5)}
+    assert numbers["displaymath"] == {"eq-a": (5, 1)} and numbers["table"] == {"t": (5, 1)}
+    config.cvbook_page_numbering = {}
+    assert ext._number_as_book(types.SimpleNamespace(config=config), env) == []
+    assert numbers["figure"] == {"fig-a": (5, 4), "fig-b": (5, 5)}  # the book: untouched

@@ -52,6 +52,18 @@ def test_majority_vote_loo_is_unbiased_but_often_one(m):
     assert p[values == 1.0].sum() == pytest.approx(expected_one, rel=1e-12)
 
 
+@pytest.mark.parametrize("m", [10, 11, 30, 31])
+def test_majority_vote_loo_is_one_at_a_lead_of_zero_or_one_else_the_minority_share(m):
+    """Chapter 4's identity for every m, odd included: with labels -1/+1 the LOO error is 1
+    when the positives lead by 0 or 1 (a tie among the others goes to -1), and the share of
+    the minority class otherwise."""
+    for n_pos in range(m + 1):
+        y = np.array([1] * n_pos + [-1] * (m - n_pos))
+        lead = 2 * n_pos - m
+        expected = 1.0 if lead in (0, 1) else min(n_pos, m - n_pos) / m
+        assert majority_vote_loo(y) == pytest.approx(expected, abs=1e-15), (m, n_pos)
+
+
 @pytest.mark.parametrize(
     "y, match",
     [

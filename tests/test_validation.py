@@ -308,3 +308,52 @@ def test_random_state_names_the_argument_and_the_target():
         check_random_state(-2, "seed")
     with pytest.raises(ValueError, match="to must be"):
         check_random_state(0, to="legacy")
+
+
+# --- one door per idea: one estimator check, one loss registry ---------------------------
+
+
+def _methods_taking_an_estimator():
+    from cvbook import bootstrap, holdout, intervals, kfold, loo
+
+    X = np.random.default_rng(0).normal(size=(40, 2))
+    y = (X[:, 0] > 0).astype(int)
+    return {
+        "holdout_risk": lambda est: holdout.holdout_risk(est, X, y),
+        "kfold_risks": lambda est: kfold.kfold_risks(est, X, y),
+        "loo_risk": lambda est: loo.loo_risk(est, X, y),
+        "cv_wald_interval": lambda est: intervals.cv_wald_interval(est, X, y),
+        "corrected_t_interval": lambda est: intervals.corrected_t_interval(est, X, y),
+        "bootstrap_estimates": lambda est: bootstrap.bootstrap_estimates(est, X, y),
+    }
+
+
+@pytest.mark.parametrize("bad", ["svm", None, 3])
+def test_every_method_answers_a_bad_estimator_with_one_error_and_one_message(bad):
+    messages = set()
+    for name, call in _methods_taking_an_estimator().items():
+        with pytest.raises(ArgumentTypeError) as info:
+            call(bad)
+        messages.add(str(info.value))
+        assert str(info.value).startswith("estimator must be a scikit-learn estimator"), name
+    assert len(messages) == 1, messages
+
+
+def test_the_methods_share_one_loss_registry():
+    from sklearn.linear_model import Ridge
+
+    from cvbook import intervals, kfold
+    from cvbook.risk import absolute_losses
+
+    X = np.random.default_rng(1).normal(size=(30, 2))
+    y = X[:, 0] + np.random.default_rng(2).normal(size=30)
+    for loss in ("absolute", absolute_losses):
+        k = kfold.kfold_risks(Ridge(), X, y, n_splits=5, loss=loss, random_state=0)
+        w = intervals.cv_wald_interval(Ridge(), X, y, n_splits=5, loss=loss, random_state=0)
+        assert np.isfinite(k.mean) and w.lower <= w.estimate <= w.upper
+    for call in (
+        lambda: kfold.kfold_risks(Ridge(), X, y, loss="hinge"),
+        lambda: intervals.cv_wald_interval(Ridge(), X, y, loss="hinge"),
+    ):
+        with pytest.raises(ValueError, match=r"loss must be one of \['absolute', 'squared'"):
+            call()

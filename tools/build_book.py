@@ -2,13 +2,16 @@
 
 jupyter-book 1.x builds with one process and has no option for more, although Sphinx
 and every extension the book uses (myst-nb, sphinx-book-theme, sphinxcontrib-bibtex,
-``_ext/cvbook_site.py``) declare themselves parallel-safe. Since myst-nb executes each
-chapter while Sphinx reads it, ``jobs=2`` executes two chapters at a time: on a
-2-core machine the build takes about half as long.
+``_ext/cvbook_site.py``, ``_ext/cvbook_executed.py``) declare themselves parallel-safe.
+``jobs=2`` reads two pages at a time (and, when myst-nb executes the chapters, executes
+two at a time): on a 2-core machine the build takes about half as long.
 
 Usage (the arguments of ``jupyter-book build``)::
 
     CVBOOK_BUILD_JOBS=2 python tools/build_book.py . --all -W --keep-going
+
+With ``CVBOOK_EXECUTED=_build/executed`` (``make build``, ``make book``) nothing is
+executed: the pages are read from the runs ``make nbval`` kept (``_ext/cvbook_executed.py``).
 
 It wraps the public ``jupyter_book.sphinx.build_sphinx`` (its ``jobs`` argument is
 Sphinx's ``parallel``); if a later jupyter-book drops that argument, the build runs

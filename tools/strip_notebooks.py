@@ -4,6 +4,11 @@ Removes what changes at every execution and says nothing about the result: each 
 ``execution`` timestamps, papermill's run info (``metadata.papermill`` and per-cell
 ``papermill``), and widget state. Outputs and execution counts stay (nbval checks them).
 
+It also writes the notebook's ``kernelspec`` as JupyterLab writes it (:data:`KERNELSPEC`):
+JupyterLab puts the running kernel's own spec into the notebook as soon as the kernel
+starts, so a chapter committed with another display name ("Python 3") was marked
+modified on opening, untouched, and closing it asked "Save changes?".
+
 Usage::
 
     python tools/strip_notebooks.py chapters/*.ipynb      # strip in place
@@ -19,11 +24,16 @@ from pathlib import Path
 
 CELL_KEYS = ("execution", "papermill", "ExecuteTime", "collapsed", "scrolled")
 NOTEBOOK_KEYS = ("papermill", "widgets")
+#: The kernel spec JupyterLab writes into a notebook when ipykernel's ``python3`` kernel
+#: starts (its ``kernel.json``; tests/test_lab.py checks it against the installed one).
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
 
 def volatile(nb: dict) -> list[str]:
     """The volatile keys a notebook carries, as readable locations."""
     found = [f"metadata.{k}" for k in NOTEBOOK_KEYS if k in nb.get("metadata", {})]
+    if nb.get("metadata", {}).get("kernelspec") != KERNELSPEC:
+        found.append("metadata.kernelspec (not as JupyterLab writes it: opening marks it modified)")
     for i, cell in enumerate(nb.get("cells", [])):
         found += [f"cell {i}: metadata.{k}" for k in CELL_KEYS if k in cell.get("metadata", {})]
     return found
@@ -33,6 +43,7 @@ def strip(nb: dict) -> dict:
     """Remove the volatile keys (in place) and return the notebook."""
     for k in NOTEBOOK_KEYS:
         nb.get("metadata", {}).pop(k, None)
+    nb.setdefault("metadata", {})["kernelspec"] = dict(KERNELSPEC)
     for cell in nb.get("cells", []):
         for k in CELL_KEYS:
             cell.get("metadata", {}).pop(k, None)

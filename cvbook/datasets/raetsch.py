@@ -1,4 +1,4 @@
-"""G. Rätsch's 13 binary benchmarks, as Anguita et al. (2012) use them.
+"""G. Rätsch's 13 binary benchmarks, as Anguita et al. (2012) use them (chapters 5 and 5b).
 
 Each benchmark is a set of patterns ``(x, t)`` with ``t`` in {-1, +1} and a list of
 *realisations*: random splits of the data into a training and a test part (100

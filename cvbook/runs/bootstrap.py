@@ -4,9 +4,17 @@
 :func:`cvbook.studies.bootstrap.bootstrap_study` for every learner and size asked for and
 writes, per (learner, m), ``<out>/<learner>_m<m>.csv.gz`` (:func:`write_study`), then
 ``<out>/provenance.json`` (per part: command, parameters, package versions, commit,
-wall time). Every file is written atomically. Each finished data set is saved at once under
+wall time). ``--study class_mix`` runs :func:`cvbook.studies.bootstrap.class_mix_study`
+instead and writes ``<out>/class_mix_<learner>_m<m>.csv.gz``. Every file is written
+atomically. Each finished data set is saved at once under
 ``<out>/parts/``; the same command, re-run after an interruption, resumes from there and
 skips the parts already written.
+
+Every part is recorded in ``<out>/records.json`` (:class:`cvbook.records.Ledger`) with the
+settings and the code state it was made with: a re-run with other settings (more
+repetitions, another seed) or other code is refused with a message naming the part and
+what differs (exit status 2), and a part file that does not read back whole, or that has
+no record of being finished, is made again.
 """
 
 from __future__ import annotations
@@ -20,8 +28,17 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..provenance import atomic_write_text, git_commit, git_dirty, package_versions
-from ..studies.bootstrap import BOOTSTRAP_LEARNERS, MIN_M, bootstrap_study, write_study
+from ..provenance import atomic_write_text, package_versions
+from ..records import Ledger, PartMismatch, note_unrecorded_checkpoint, prune_checkpoint
+from ..simulation import saved_repetitions
+from ..studies.bootstrap import (
+    BOOTSTRAP_LEARNERS,
+    MIN_M,
+    bootstrap_distribution,
+    bootstrap_study,
+    class_mix_study,
+    write_study,
+)
 
 __all__ = ["main"]
 
@@ -84,6 +101,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--n-bootstraps", type=_positive_int, default=50)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--n-jobs", type=int, default=1)
+    parser.add_argument(
+        "--n-fresh",
+        type=_positive_int,
+        default=20_000,
+        help="fresh points that score a non-linear model's risk (compare study)",
+    )
+    parser.add_argument(
+        "--study",
+        choices=("compare", "class_mix"),
+        default="compare",
+        help="compare: every estimate against CV (bootstrap_study, <learner>_m<m>.csv.gz); "
+        "class_mix: Err^(1) by the stratified and the plain bootstrap and 10-fold, scored "
+        "as usual and class-balanced (class_mix_study, class_mix_<learner>_m<m>.csv.gz)",
+    )
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
     if args.n_jobs == 0:
@@ -92,6 +123,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"argument --seed: must be an integer in [0, 2**32), got {args.seed}")
     if not args.out.strip():
         parser.error("argument --out: must name a folder, got an empty string")
+    try:
+        bootstrap_distribution(args.distribution)
+    except ValueError as err:
+        parser.error(_option_message(str(err).replace("name must", "distribution must", 1)))
     small = [m for m in args.m if m < MIN_M]
     if small:
         parser.error(f"argument --m: every m must be >= {MIN_M}, got {small}")
@@ -101,51 +136,85 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not folder.is_dir():
                 parser.error(f"argument --out: {str(folder)!r} exists and is not a folder")
             break
-    commit, dirty = git_commit(), git_dirty()  # the code that runs: read before the run
+    ledger = Ledger(out)  # the code that runs: read before the run
+    commit, dirty = ledger.code["commit"], ledger.code["uncommitted_package_files"]
     command = "python -m cvbook.runs.bootstrap " + " ".join(
         sys.argv[1:] if argv is None else list(argv)
     )
     parameters = {k: v for k, v in vars(args).items() if k != "no_progress"}
     for learner in args.learners:
         for m in args.m:
-            name = f"{learner}_m{m}"
+            name = f"{learner}_m{m}" if args.study == "compare" else f"class_mix_{learner}_m{m}"
             target = out / f"{name}.csv.gz"
-            if target.exists():
-                continue
-            start = time.time()
             sizes = sorted({m // 2, round(0.632 * m), m - m // 5, m - m // 10, m})
+            settings = {
+                "distribution": args.distribution,
+                "learner": learner,
+                "m": m,
+                "n_repeats": args.n_repeats,
+                "n_bootstraps": args.n_bootstraps,
+                "seed": args.seed,
+                "target_sizes": sizes,
+                "study": args.study,
+                "n_fresh": args.n_fresh,
+            }
+            checkpoint = out / "parts" / name
             try:
-                study = bootstrap_study(
-                    args.distribution,
-                    learner,
-                    m,
-                    args.n_repeats,
-                    n_bootstraps=args.n_bootstraps,
-                    target_sizes=sizes,
-                    random_state=args.seed,
-                    n_jobs=args.n_jobs,
-                    progress=not args.no_progress,
-                    checkpoint=out / "parts" / name,
-                )
+                state = ledger.status(name, settings, [target.name])
+                if state == "done":
+                    continue
+                if state == "new":
+                    note_unrecorded_checkpoint(checkpoint)
+                    ledger.start(name, settings)
+            except PartMismatch as err:
+                parser.error(f"argument --out: {err}")
+            prune_checkpoint(checkpoint)
+            start = time.time()
+            try:
+                if args.study == "compare":
+                    study = bootstrap_study(
+                        args.distribution,
+                        learner,
+                        m,
+                        args.n_repeats,
+                        n_bootstraps=args.n_bootstraps,
+                        target_sizes=sizes,
+                        random_state=args.seed,
+                        n_jobs=args.n_jobs,
+                        n_fresh=args.n_fresh,
+                        progress=not args.no_progress,
+                        checkpoint=checkpoint,
+                    )
+                else:
+                    study = class_mix_study(
+                        m,
+                        args.n_repeats,
+                        learner=learner,
+                        n_bootstraps=args.n_bootstraps,
+                        target_sizes=sizes,
+                        random_state=args.seed,
+                        n_jobs=args.n_jobs,
+                        progress=not args.no_progress,
+                    )
             except ValueError as err:  # a bad value: one line naming its option
+                if not saved_repetitions(checkpoint):
+                    ledger.forget(name)  # nothing made: the part does not bind the next run
                 parser.error(_option_message(str(err)))
             write_study(target, study)
-            shutil.rmtree(out / "parts" / name)
-            _record(
-                out / "provenance.json",
-                name,
-                {
-                    "command": command,
-                    "parameters": parameters,
-                    "target_sizes": sizes,
-                    "versions": package_versions(),
-                    "commit": commit,
-                    "uncommitted_package_files": dirty,
-                    "wall_time_s": round(time.time() - start, 1),
-                    "cpu_count": os.cpu_count(),
-                    "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-                },
-            )
+            provenance = {
+                "command": command,
+                "parameters": parameters,
+                "target_sizes": sizes,
+                "versions": package_versions(),
+                "commit": commit,
+                "uncommitted_package_files": dirty,
+                "wall_time_s": round(time.time() - start, 1),
+                "cpu_count": os.cpu_count(),
+                "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            }
+            ledger.finish(name, settings, [target.name], provenance)
+            _record(out / "provenance.json", name, provenance)  # what chapter 9 reads
+            shutil.rmtree(checkpoint)
     if (out / "parts").exists() and not any((out / "parts").iterdir()):
         (out / "parts").rmdir()
     return 0

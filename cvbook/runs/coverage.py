@@ -10,7 +10,11 @@
   commit, wall time) and the summary of :func:`cvbook.studies.coverage.summarize`.
 
 Both are written atomically. Each finished repetition is saved at once in
-``<out>.parts/``; the same command, re-run after an interruption, resumes from there.
+``<out>.parts/``; the same command, re-run after an interruption, resumes from there. The
+run is recorded in ``records.json`` of OUT's folder (:class:`cvbook.records.Ledger`) with its
+settings and code state: re-run with other settings or other code it is refused, naming
+what differs; a finished run is not made again; a record file that does not read back
+whole is made again.
 ``coverage_large.sh`` beside this module runs the committed studies.
 """
 
@@ -31,7 +35,8 @@ from typing import Any
 
 import numpy as np
 
-from ..provenance import atomic_write, atomic_write_text, git_commit, git_dirty, package_versions
+from ..provenance import atomic_write, atomic_write_text, package_versions
+from ..records import Ledger, PartMismatch, note_unrecorded_checkpoint, prune_checkpoint
 from ..simulation import saved_repetitions
 from ..studies.coverage import DISTRIBUTIONS, LEARNERS, default_learner, run_coverage, summarize
 from ..validation import (
@@ -343,8 +348,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as err:
         parser.error(str(err))
     checkpoint = Path(args.checkpoint or f"{args.out}.parts")
+    out = Path(args.out)
+    # one part per OUT, recorded in the ledger of OUT's folder with its settings and code
+    ledger = Ledger(out.parent)  # the code that runs: read before the run
+    commit, dirty = ledger.code["commit"], ledger.code["uncommitted_package_files"]
+    settings = {
+        key: value
+        for key, value in vars(args).items()
+        if key not in ("no_progress", "checkpoint", "out", "n_jobs")
+    }
+    files = [_records_path(out).name, f"{out.name}.json"]
+    try:
+        state = ledger.status(out.name, settings, files)
+        if state == "done":
+            print(f"{args.out}: finished with these settings and this code", file=sys.stderr)
+            return 0
+        if state == "new":
+            note_unrecorded_checkpoint(checkpoint)
+            ledger.start(out.name, settings)
+    except PartMismatch as err:
+        parser.error(f"argument --out: {err}")
+    prune_checkpoint(checkpoint)
     resumed = len(saved_repetitions(checkpoint))
-    commit, dirty = git_commit(), git_dirty()  # the code that runs: read before the run
     start = time.time()
     estimator, grid = default_learner(args.distribution, args.learner)
     try:
@@ -365,6 +390,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             checkpoint=checkpoint,
         )
     except (ValueError, OSError) as err:  # a bad value: one line naming the option
+        if not saved_repetitions(checkpoint):
+            ledger.forget(out.name)  # nothing made: the part does not bind the next run
         parser.error(name_options(str(err), options))
     provenance = {
         "command": "python -m cvbook.runs.coverage "
@@ -386,6 +413,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
     save_results(args.out, records, provenance)
+    ledger.finish(out.name, settings, files, {"wall_time_s": provenance["wall_time_s"]})
     shutil.rmtree(checkpoint)  # the results are on disk: the partial ones are not needed
     print(
         f"wrote {_records_path(Path(args.out))} and {args.out}.json in "

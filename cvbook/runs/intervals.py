@@ -6,6 +6,11 @@ atomically under ``--out`` (:func:`save_record`; read back by :func:`load_record
 resuming an interrupted run from its checkpoints. With ``--learning-curve`` it runs only
 :func:`~cvbook.studies.intervals.run_nested_learning_curve` (:data:`LEARNING_CURVE`), the
 study behind nested CV's bias factor, and writes ``<out>/learning_curve.*``.
+
+The two parts (``long_run``: ``coverage.*`` and ``comparison.*``; ``learning_curve``) are
+recorded in ``<out>/records.json`` (:class:`cvbook.records.Ledger`) with their settings and
+code state: a re-run with other settings or code is refused, naming what differs; a
+finished part is not made again; a part whose files do not read back whole is redone.
 """
 
 from __future__ import annotations
@@ -24,13 +29,8 @@ from typing import Any
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from ..provenance import (
-    atomic_write,
-    atomic_write_text,
-    git_commit,
-    git_dirty,
-    package_versions,
-)
+from ..provenance import atomic_write, atomic_write_text, package_versions
+from ..records import Ledger, PartMismatch, note_unrecorded_checkpoint, prune_checkpoint
 from ..simulation import saved_repetitions
 from ..studies.intervals import (
     CASES,
@@ -164,18 +164,34 @@ def _main_learning_curve(args: argparse.Namespace, out: Path, argv: Sequence[str
     """``--learning-curve``: run :data:`LEARNING_CURVE`, write ``<out>/learning_curve.*``."""
     plan = dict(LEARNING_CURVE)
     plan["n_repeats"] = max(2, round(plan["n_repeats"] * args.scale))
-    commit, dirty = git_commit(), git_dirty()
-    start, cpu_start = time.time(), time.process_time()
+    ledger = Ledger(out)  # the code that runs: read before the run
+    commit, dirty = ledger.code["commit"], ledger.code["uncommitted_package_files"]
+    settings = {"seed": args.seed + 200, "plan": plan, "scale": args.scale}
+    files = ["learning_curve.csv.gz", "learning_curve.json"]
     ck = out / "parts" / "learning_curve"
+    state = ledger.status("learning_curve", settings, files)  # PartMismatch: a ValueError
+    if state == "done":
+        print(f"{out}/learning_curve.*: finished with these settings and code", file=sys.stderr)
+        return 0
+    if state == "new":
+        note_unrecorded_checkpoint(ck)
+        ledger.start("learning_curve", settings)
+    prune_checkpoint(ck)
+    start, cpu_start = time.time(), time.process_time()
     resumed = len(saved_repetitions(ck))
-    with threadpool_limits(1):
-        rec = run_nested_learning_curve(
-            random_state=args.seed + 200,
-            n_jobs=args.n_jobs,
-            progress=not args.no_progress,
-            checkpoint=ck,
-            **plan,
-        )
+    try:
+        with threadpool_limits(1):
+            rec = run_nested_learning_curve(
+                random_state=args.seed + 200,
+                n_jobs=args.n_jobs,
+                progress=not args.no_progress,
+                checkpoint=ck,
+                **plan,
+            )
+    except ValueError:
+        if not saved_repetitions(ck):
+            ledger.forget("learning_curve")  # nothing made: it does not bind the next run
+        raise
     provenance = {
         "command": "python -m cvbook.runs.intervals "
         + " ".join(sys.argv[1:] if argv is None else list(argv)),
@@ -193,6 +209,7 @@ def _main_learning_curve(args: argparse.Namespace, out: Path, argv: Sequence[str
     }
     summary = [{"n": n, **bias_factor(rec, n=n)} for n in plan["n_values"]]
     save_record(out / "learning_curve", rec, {"provenance": provenance, "summary": summary})
+    ledger.finish("learning_curve", settings, files, {"wall_time_s": provenance["wall_time_s"]})
     shutil.rmtree(ck)
     print(f"wrote {out}/learning_curve.* in {provenance['wall_time_s']} s", file=sys.stderr)
     return 0
@@ -274,7 +291,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         plan["coverage"] = {k: v for k, v in plan["coverage"].items() if k in args.designs}
     for block in [*plan["coverage"].values(), plan["comparison"]]:
         block["n_repeats"] = max(2, round(block["n_repeats"] * args.scale))
-    commit, dirty = git_commit(), git_dirty()  # the code that runs: read before the run
+    ledger = Ledger(out)  # the code that runs: read before the run
+    commit, dirty = ledger.code["commit"], ledger.code["uncommitted_package_files"]
+    settings = {"seed": args.seed, "plan": plan, "scale": args.scale, "n_fresh": args.n_fresh}
+    files = ["coverage.csv.gz", "coverage.json", "comparison.csv.gz", "comparison.json"]
+    try:
+        state = ledger.status("long_run", settings, files)
+    except PartMismatch as err:
+        parser.error(f"argument --out: {err}")
+    if state == "done":
+        print(f"{out}: finished with these settings and this code", file=sys.stderr)
+        return 0
+    if state == "new":
+        for ck in (out / "parts").glob("*"):
+            note_unrecorded_checkpoint(ck)
+        ledger.start("long_run", settings)
+    for ck in (out / "parts").glob("*"):
+        prune_checkpoint(ck)
     start, cpu_start = time.time(), time.process_time()
     parts_dir = out / "parts"
     resumed: dict[str, int] = {}
@@ -322,6 +355,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     )
             timings[name] = round(time.time() - t0, 1)
     except (ValueError, OSError) as err:  # one line naming the option, exit 2
+        if not any(saved_repetitions(ck) for ck in parts_dir.glob("*")):
+            ledger.forget("long_run")  # nothing made: it does not bind the next run
         parser.error(name_options(str(err), options))
     coverage, comparison = _concat(pieces), _concat(comps)
     provenance = {
@@ -358,6 +393,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         comparison,
         {"provenance": provenance, "summary": summarize_comparisons(comparison)},
     )
+    ledger.finish("long_run", settings, files, {"wall_time_s": provenance["wall_time_s"]})
     shutil.rmtree(parts_dir)  # the records are on disk: the checkpoints are not needed
     print(
         f"wrote {out}/coverage.* and {out}/comparison.* in {provenance['wall_time_s']} s",

@@ -13,6 +13,13 @@ Run it from the repository root ::
 
     .venv/bin/python -m cvbook.runs.table1 --out results/table1 --n-jobs 2
 
+Each run is recorded in ``<out>/records.json`` (:class:`cvbook.records.Ledger`) with its
+settings (data set, realisation, grid) and the code state it was made with: a re-run with
+another grid or other code is refused, naming what differs; a run file with no record of
+being finished (a foreign file, or one whose record the kill prevented) or that does not read
+back whole is made again; a folder of run files without a ledger (made before records) is
+refused.
+
 ``--enrich`` adds to finished records the fields that newer code records (see
 :func:`enrich_runs`), after checking that the refit reproduces the recorded bounds.
 """
@@ -34,7 +41,8 @@ from joblib import Parallel, delayed
 from tqdm import tqdm
 
 from ..datasets.raetsch import RAETSCH_NAMES, load_raetsch, raetsch_info
-from ..provenance import atomic_write_text, git_commit, git_dirty, package_versions
+from ..provenance import atomic_write_text, package_versions
+from ..records import Ledger
 from ..studies.table1 import (
     TABLE1_GRID,
     TIE_KEYS,
@@ -93,7 +101,18 @@ def load_runs(out: str | os.PathLike) -> list[dict[str, Any]]:
     >>> load_runs(tempfile.mkdtemp())
     []
     """
-    runs = [json.loads(p.read_text()) for p in sorted((_check_out(out) / "runs").glob("*.json"))]
+    runs = []
+    for path in sorted((_check_out(out) / "runs").glob("*.json")):
+        try:
+            run = json.loads(path.read_text())
+            if not isinstance(run, dict) or not {"dataset", "realisation"} <= set(run):
+                raise ValueError("it names no dataset and realisation")
+        except (ValueError, UnicodeDecodeError) as err:
+            raise ValueError(
+                f"{path} is not a run record ({type(err).__name__}: {err}); a truncated or "
+                "foreign file: run_sweep redoes a recorded run that does not read back whole"
+            ) from None
+        runs.append(run)
     return sorted(runs, key=lambda r: (r["dataset"], r["realisation"]))
 
 
@@ -154,19 +173,34 @@ def run_sweep(
     names, realisations = _check_todo(names, realisations)
     if not isinstance(grid, Table1Grid):
         raise ArgumentTypeError(f"grid must be a Table1Grid, got {type(grid).__name__}")
+    ledger = Ledger(out)  # the code that runs: read before the run
+
+    def settings(n: str, r: int) -> dict[str, Any]:
+        return {"dataset": n, "realisation": r, "grid": grid.to_dict()}
+
+    def files(n: str, r: int) -> list[str]:
+        return [str(_run_path(out, n, r).relative_to(out))]
+
+    todo = [
+        (n, r)
+        for n in names
+        for r in realisations
+        if ledger.status(f"{n}_r{r:02d}", settings(n, r), files(n, r)) != "done"
+    ]
+    for n, r in todo:  # a run to redo: its file is not a finished run of this sweep
+        _run_path(out, n, r).unlink(missing_ok=True)
     (out / "runs").mkdir(parents=True, exist_ok=True)
     for r in load_runs(out):
         if Table1Grid.from_dict(r["grid"]) != grid:
             raise ValueError(
                 f"grid differs from the one of the finished runs in {out}; use another out folder"
             )
-    todo = [(n, r) for n in names for r in realisations if not _run_path(out, n, r).exists()]
     # Biggest first, so the last tasks are short and both cores stay busy.
     todo.sort(key=lambda t: -(raetsch_info(t[0]).n_train ** 2) * (1 + raetsch_info(t[0]).d / 20))
     t0 = time.time()
     started = time.strftime("%Y-%m-%dT%H:%M:%S%z")
-    commit = git_commit()  # the code that runs is the code at the start
-    if commit and git_dirty():
+    commit = ledger.code["commit"]  # the code that runs is the code at the start
+    if commit and ledger.code["uncommitted_package_files"]:
         commit += "+dirty"
     tasks = (delayed(_run_and_write)(out, n, r, grid, data_home, commit) for n, r in todo)
     peak = 0.0
@@ -177,6 +211,8 @@ def run_sweep(
         disable=not progress,
     ):
         peak = max(peak, rec["peak_rss_mb"])
+        n, r = rec["dataset"], rec["realisation"]
+        ledger.finish(f"{n}_r{r:02d}", settings(n, r), files(n, r), {"wall_s": rec["wall_s"]})
     wall = time.time() - t0
 
     runs = load_runs(out)
@@ -314,6 +350,7 @@ def enrich_runs(
         for r in load_runs(out)
         if (names is None or r["dataset"] in names) and not {*_ADDED, *TIE_KEYS} <= set(r)
     ]
+    ledger = Ledger(out)  # a recorded run gets the new digest of its rewritten file
     done = 0
     for old in tqdm(runs, desc="enrich", disable=not progress):
         grid = Table1Grid.from_dict(old["grid"])
@@ -333,9 +370,12 @@ def enrich_runs(
                     f"counts give L_EE{label} = {bound!r}, the record "
                     f"{old[f'L_EE{label}']!r}"
                 )
-        _write(
-            _run_path(out, old["dataset"], old["realisation"]),
-            {**old, **{key: v for key, v in new.items() if key not in old}},
+        path = _run_path(out, old["dataset"], old["realisation"])
+        _write(path, {**old, **{key: v for key, v in new.items() if key not in old}})
+        ledger.amend(
+            f"{old['dataset']}_r{old['realisation']:02d}",
+            [str(path.relative_to(out))],
+            "enrich_runs added " + ", ".join(k for k in new if k not in old),
         )
         done += 1
     return done

@@ -34,23 +34,29 @@ from sklearn.model_selection import (
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
+from sklearn.utils.validation import check_is_fitted
 
 from .. import simulation, stats
-from ..bootstrap import bootstrap_estimates
+from ..bootstrap import BootstrapSplit, bootstrap_estimates, no_information_rate
 from ..datasets.synthetic import Ringnorm, TwoGaussians, Twonorm, linear_rule, true_risk
 from ..provenance import atomic_write
+from ..records import missing_key
 from ..validation import (
     ArgumentTypeError,
     check_distribution,
     check_estimator_arg,
+    check_features,
     check_float,
     check_int,
+    check_output_path,
     check_random_state,
     check_rng,
+    check_xy,
 )
 
 __all__ = [
     "BOOTSTRAP_LEARNERS",
+    "CLASS_MIX_ESTIMATES",
     "ESTIMATES",
     "MIN_M",
     "BootstrapStudy",
@@ -59,6 +65,10 @@ __all__ = [
     "bootstrap_learner",
     "bootstrap_study",
     "bootstrap_trial",
+    "class_mix_study",
+    "class_mix_trial",
+    "mlxtend_noinfo_trial",
+    "mlxtend_style_estimates",
     "no_information_trial",
     "own_size",
     "read_study",
@@ -68,6 +78,9 @@ __all__ = [
 
 #: The smallest data set a study takes: stratified 10-fold needs a class of 10 points.
 MIN_M = 20
+
+#: The fewest fresh points that score a model (a smaller fresh sample may miss a class).
+MIN_FRESH = 100
 
 #: The estimates a trial computes, in the order of the chapter's tables.
 ESTIMATES: tuple[str, ...] = ("oob", ".632", ".632+", "cv2", "cv5", "cv10", "cv10x5", "loo")
@@ -193,7 +206,7 @@ class TunedSVC(ClassifierMixin, BaseEstimator):
         _check_grid_values(self.Cs, "Cs")
         _check_grid_values(self.gammas, "gammas")
         check_int(self.cv, "cv", minimum=2)
-        X, y = np.asarray(X, dtype=float), np.asarray(y)
+        X, y = check_xy(X, y)
         self.classes_, counts = np.unique(y, return_counts=True)
         grid = [(C, g) for C in self.Cs for g in self.gammas]
         if len(self.classes_) < 2:  # one class: nothing to tune or to separate
@@ -215,10 +228,14 @@ class TunedSVC(ClassifierMixin, BaseEstimator):
         return self
 
     def predict(self, X: Any) -> np.ndarray:
-        """The refitted SVM's labels (the one class, if the training set had one)."""
-        X = np.asarray(X, dtype=float)
+        """The refitted SVM's labels (the one class, if the training set had one).
+
+        Before ``fit``, a ``sklearn.exceptions.NotFittedError``.
+        """
+        check_is_fitted(self, "classes_")
+        X = check_features(X, "X")
         if self.model_ is None:
-            return np.full(len(X), self.classes_[0])
+            return np.full(X.shape[0], self.classes_[0])
         return self.model_.predict(X)
 
 
@@ -267,14 +284,33 @@ def _risk(model: Any, distribution: Any, fresh: tuple[np.ndarray, np.ndarray] | 
     return true_risk(model, distribution, sample=fresh)
 
 
+#: Draws of a data set before :func:`_sample` gives up (a class of fewer than 2 points).
+MAX_DRAWS = 1000
+
+
 def _sample(distribution: Any, m: int, rng: np.random.Generator) -> tuple:
     """``m`` i.i.d. points, redrawn while a class has fewer than 2 of them (then a training
     part of LOO or of stratified K-fold would hold one class). At ``m = 20`` and prior 1/2
-    a redraw happens with probability ``21 / 2**19``, about 4e-5."""
-    while True:
+    a redraw happens with probability ``21 / 2**19``, about 4e-5. A distribution that
+    draws other than two classes, or whose every one of :data:`MAX_DRAWS` samples has a
+    class of fewer than 2 points, is refused by name (a ``ValueError``), not redrawn
+    forever."""
+    for _ in range(MAX_DRAWS):
         X, y = distribution.sample(m, random_state=rng)
-        if np.unique(y, return_counts=True)[1].min() >= 2 and len(np.unique(y)) == 2:
+        labels, counts = np.unique(y, return_counts=True)
+        if len(labels) > 2:
+            raise ValueError(
+                f"distribution must draw two classes, but a sample of m={m} points holds "
+                f"{len(labels)}: {labels.tolist()[:5]}"
+            )
+        if len(labels) == 2 and counts.min() >= 2:
             return X, y
+    last = dict(zip(labels.tolist(), counts.tolist(), strict=True))
+    raise ValueError(
+        f"distribution drew no sample of m={m} points with 2 points of each of two classes "
+        f"in {MAX_DRAWS} draws (the last held {last}): "
+        "a class is too rare for m; draw more points or use a distribution with two classes"
+    )
 
 
 def _seeded(learner: Any, rng: np.random.Generator) -> Any:
@@ -322,7 +358,7 @@ def bootstrap_trial(
     target_sizes : sequence of int, default=()
         Training sizes of the risk draws, each >= 4 (two points of each class).
     n_fresh : int, default=20_000
-        Fresh points for a risk that is not exact, >= 1.
+        Fresh points for a risk that is not exact, >= 100 (so that they hold both classes).
 
     Returns
     -------
@@ -349,7 +385,7 @@ def bootstrap_trial(
             f"target_sizes must be a sequence of training sizes, got {target_sizes!r}"
         )
     target_sizes = [check_int(n, "target_sizes", minimum=4) for n in target_sizes]
-    n_fresh = check_int(n_fresh, "n_fresh", minimum=1)
+    n_fresh = check_int(n_fresh, "n_fresh", minimum=MIN_FRESH)
     X, y = _sample(distribution, m, rng)
     est = _seeded(learner, rng)
     model = clone(est).fit(X, y)
@@ -401,6 +437,8 @@ def no_information_trial(
     (0.0, 0.5)
     """
     rng = check_rng(rng, "rng")
+    m = check_int(m, "m", minimum=2)
+    n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=2)
     X, y = NoInformation(dim=dim).sample(m, random_state=rng)
     nn = KNeighborsClassifier(n_neighbors=1, algorithm="kd_tree")
     # Efron's plain bootstrap (classes balanced in S, so a one-class sample has
@@ -416,6 +454,233 @@ def no_information_trial(
         "share": b.out_of_bag_share,
         "loo": _cv_error(nn, X, y, LeaveOneOut()),
     }
+
+
+def mlxtend_style_estimates(
+    estimator: Any,
+    X: Any,
+    y: Any,
+    n_bootstraps: int = 50,
+    random_state: Any = None,
+    splits: Any = None,
+) -> dict[str, float]:
+    """The out-of-bag, .632 and .632+ estimates *as mlxtend defines them*, as 0-1 errors.
+
+    mlxtend's ``bootstrap_point632_score`` (0.23-0.25) combines, per bootstrap sample
+    ``b``, the error ``oob_b`` of that sample's model on its out-of-bag points and its
+    error ``full_b`` on all of ``S`` (:func:`cvbook.bootstrap.bootstrap_replicate_errors`
+    gives both): .632 is ``0.368 full_b + 0.632 oob_b``; .632+ uses, per sample,
+    ``gamma_b`` (the no-information rate of that sample's predictions on ``S``),
+    ``R_b = (oob_b - full_b) / (gamma_b - full_b)`` unclipped, and the weight
+    ``w_b = 0.632 / (1 - 0.368 R_b)``; each is averaged over the samples. These are other
+    estimators than Efron and Tibshirani's, which :func:`cvbook.bootstrap.bootstrap_estimates`
+    computes (see its notes). Samples with ``gamma_b == full_b`` are left out of .632+.
+    ``splits`` (pairs of sample and out-of-bag indices, e.g. mlxtend's
+    ``BootstrapOutOfBag``) replaces the ``n_bootstraps`` samples drawn from ``random_state``.
+
+    Examples
+    --------
+    >>> from sklearn.neighbors import KNeighborsClassifier
+    >>> X, y = NoInformation().sample(30, random_state=0)
+    >>> out = mlxtend_style_estimates(KNeighborsClassifier(1), X, y, 20, random_state=0)
+    >>> sorted(out)
+    ['.632', '.632+', 'oob']
+    """
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=2)
+    oob, full, plus = [], [], []
+    if splits is None:
+        splits = BootstrapSplit(n_bootstraps, random_state=random_state).split(X, y)
+    for train, test in splits:
+        if test.size == 0:
+            continue
+        pred = clone(estimator).fit(X[train], y[train]).predict(X)
+        o, f = float(np.mean(pred[test] != y[test])), float(np.mean(pred != y))
+        gamma = no_information_rate(y, pred)
+        oob.append(o)
+        full.append(f)
+        if gamma != f:
+            r = (o - f) / (gamma - f)
+            w = 0.632 / (1.0 - 0.368 * r)
+            plus.append((1.0 - w) * f + w * o)
+    oob_a, full_a = np.array(oob), np.array(full)
+    return {
+        "oob": float(oob_a.mean()),
+        ".632": float(np.mean(0.368 * full_a + 0.632 * oob_a)),
+        ".632+": float(np.mean(plus)) if plus else float("nan"),
+    }
+
+
+def mlxtend_noinfo_trial(
+    rng: np.random.Generator, m: int, n_bootstraps: int = 50
+) -> dict[str, float]:
+    """One data set of the classic failure (:class:`NoInformation`, 1-NN), scored by
+    :func:`mlxtend_style_estimates`: mlxtend's out-of-bag, .632 and .632+ (true risk 1/2).
+
+    Examples
+    --------
+    >>> sorted(mlxtend_noinfo_trial(np.random.default_rng(0), 20, n_bootstraps=10))
+    ['.632', '.632+', 'oob']
+    """
+    rng = check_rng(rng, "rng")
+    m = check_int(m, "m", minimum=4)
+    X, y = NoInformation().sample(m, random_state=rng)
+    nn = KNeighborsClassifier(n_neighbors=1, algorithm="kd_tree")
+    return mlxtend_style_estimates(nn, X, y, n_bootstraps, random_state=rng.integers(2**32))
+
+
+def _per_point_oob(
+    est: Any, X: np.ndarray, y: np.ndarray, splits: list
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per point: the mean 0-1 loss of the models whose sample left it out, and how many
+    models that is (Efron and Tibshirani's (6) before the average over points)."""
+    losses = np.zeros(len(y))
+    counts = np.zeros(len(y))
+    for train, test in splits:
+        wrong = clone(est).fit(X[train], y[train]).predict(X[test]) != y[test]
+        losses[test] += wrong
+        counts[test] += 1
+    seen = counts > 0
+    return np.where(seen, losses / np.maximum(counts, 1), np.nan), counts
+
+
+def _balanced(values: np.ndarray, y: np.ndarray) -> float:
+    """The mean over the classes of the class means of ``values`` (NaN left out): an error
+    rate scored under equal class weights, the population's mix here, not ``S``'s."""
+    return float(np.mean([np.nanmean(values[y == c]) for c in np.unique(y)]))
+
+
+def _two_class_splits(
+    m: int, y: np.ndarray, n_bootstraps: int, stratify: bool, seed: int
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``n_bootstraps`` bootstrap samples (:class:`~cvbook.bootstrap.BootstrapSplit`); a plain
+    sample that holds one class only is replaced by the next draw (at ``m = 20`` and equal
+    classes this happens with probability about ``2**-19`` per sample)."""
+    out: list[tuple[np.ndarray, np.ndarray]] = []
+    draws = BootstrapSplit(10 * n_bootstraps, random_state=seed, stratify=stratify)
+    for train, test in draws.split(np.zeros((m, 1)), y):
+        if len(np.unique(y[train])) == 2:
+            out.append((train, test))
+            if len(out) == n_bootstraps:
+                return out
+    raise RuntimeError("could not draw bootstrap samples with both classes")  # pragma: no cover
+
+
+#: The quantities of :func:`class_mix_trial`, besides ``risk`` and ``err_at_<n>``.
+CLASS_MIX_ESTIMATES: tuple[str, ...] = (
+    "oob_strat",
+    "oob_strat_bal",
+    "oob_plain",
+    "oob_plain_bal",
+    "cv10",
+    "cv10_bal",
+    "n_out",
+)
+
+
+def class_mix_trial(
+    rng: np.random.Generator,
+    m: int,
+    learner: str = "lda",
+    n_bootstraps: int = 50,
+    target_sizes: Sequence[int] = (),
+) -> dict[str, float]:
+    """One data set of two Gaussians: ``Err^(1)`` by the stratified and by the plain
+    bootstrap, and stratified 10-fold, each scored as usual and class-balanced.
+
+    Every resampling estimate is an error rate on the points of ``S``, whose class mix
+    ``p_hat`` is ``S``'s, while ``L(f_S)`` and ``Err_n`` weigh the two classes 1/2-1/2 (the
+    population's mix). Scoring the *same* predictions class-balanced (the mean of the two
+    per-class error rates, ``*_bal``) removes that difference and leaves the training-size
+    effect. ``oob_strat`` draws each bootstrap sample class by class (what
+    :func:`bootstrap_trial` uses), ``oob_plain`` draws ``m`` points from ``S`` (Efron's
+    bootstrap, the default of :func:`cvbook.bootstrap.bootstrap_estimates`); ``n_out`` is
+    the mean number of plain samples that left a point out, the models ``Err^(1)``
+    averages per point (about ``B e^-1``). ``risk`` is ``L(f_S)``, exact for a linear rule;
+    ``err_at_<n>`` the risk of the learner trained on an independent set of ``n`` points.
+
+    Examples
+    --------
+    >>> out = class_mix_trial(np.random.default_rng(0), 20, n_bootstraps=10, target_sizes=(10,))
+    >>> sorted(out)  # doctest: +NORMALIZE_WHITESPACE
+    ['cv10', 'cv10_bal', 'err_at_10', 'n_out', 'oob_plain', 'oob_plain_bal', 'oob_strat',
+     'oob_strat_bal', 'risk']
+    """
+    rng = check_rng(rng, "rng")
+    m = check_int(m, "m", minimum=MIN_M)
+    est = _learner(learner, "learner")
+    n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=2)
+    if isinstance(target_sizes, (str, bytes)) or not isinstance(
+        target_sizes, (Sequence, np.ndarray)
+    ):
+        raise ArgumentTypeError(
+            f"target_sizes must be a sequence of training sizes, got {target_sizes!r}"
+        )
+    target_sizes = [check_int(n, "target_sizes", minimum=4) for n in target_sizes]
+    dist = _distribution("twogaussians", "distribution")
+    X, y = _sample(dist, m, rng)
+    est = _seeded(est, rng)
+    model = clone(est).fit(X, y)
+    exact = linear_rule(model) is not None
+    fresh = None if exact else dist.sample(20_000, random_state=rng.spawn(1)[0])
+    out: dict[str, float] = {"risk": _risk(model, dist, fresh)}
+    for name, stratify in (("strat", True), ("plain", False)):
+        splits = _two_class_splits(m, y, n_bootstraps, stratify, int(rng.integers(2**32)))
+        per_point, counts = _per_point_oob(est, X, y, splits)
+        out[f"oob_{name}"] = float(np.nanmean(per_point))
+        out[f"oob_{name}_bal"] = _balanced(per_point, y)
+        if not stratify:
+            out["n_out"] = float(counts.mean())
+    cv = StratifiedKFold(10, shuffle=True, random_state=int(rng.integers(2**32)))
+    held = np.empty(m)
+    fold_errors = []
+    with warnings.catch_warnings():  # a class smaller than 10: StratifiedKFold warns, copes
+        warnings.simplefilter("ignore", UserWarning)
+        for tr, te in cv.split(X, y):
+            wrong = clone(est).fit(X[tr], y[tr]).predict(X[te]) != y[te]
+            held[te] = wrong
+            fold_errors.append(wrong.mean())
+    out["cv10"], out["cv10_bal"] = float(np.mean(fold_errors)), _balanced(held, y)
+    for n in target_sizes:
+        Xn, yn = _sample(dist, int(n), rng)
+        out[f"err_at_{int(n)}"] = _risk(clone(est).fit(Xn, yn), dist, fresh)
+    return out
+
+
+def class_mix_study(
+    m: int,
+    n_repeats: int,
+    learner: str = "lda",
+    n_bootstraps: int = 50,
+    target_sizes: Sequence[int] = (),
+    random_state: Any = None,
+    n_jobs: int | None = None,
+    progress: bool = False,
+) -> BootstrapStudy:
+    """Repeat :func:`class_mix_trial` on ``n_repeats`` independent data sets.
+
+    Examples
+    --------
+    >>> st = class_mix_study(20, 3, n_bootstraps=5, random_state=0)
+    >>> st.n_repeats, st.learner
+    (3, 'lda')
+    """
+    _learner(learner, "learner")
+    n_repeats = check_int(n_repeats, "n_repeats", minimum=2)
+    rows = simulation.repeat(
+        class_mix_trial,
+        n_repeats,
+        random_state=random_state,
+        n_jobs=n_jobs,
+        progress=progress,
+        desc=f"class mix, {learner}, m={m}",
+        m=m,
+        learner=learner,
+        n_bootstraps=n_bootstraps,
+        target_sizes=tuple(target_sizes),
+    )
+    values = {k: np.array([r[k] for r in rows], dtype=float) for k in rows[0]}
+    return BootstrapStudy(values=values, m=m, learner=learner, distribution="twogaussians")
 
 
 @dataclass(frozen=True)
@@ -444,20 +709,38 @@ class BootstrapStudy:
             raise ValueError(f"values must hold the key 'risk', got {sorted(self.values)}")
         lengths = {}
         for key, column in self.values.items():
+            if not isinstance(key, str):
+                raise ArgumentTypeError(f"values must have str keys, got the key {key!r}")
             shape = np.shape(column)
             if len(shape) != 1:
                 raise ValueError(f"values[{key!r}] must be 1-d (one value per data set)")
+            kind = np.asarray(column).dtype.kind
+            if kind not in "biuf":
+                raise ArgumentTypeError(
+                    f"values[{key!r}] must hold numbers, got an array of dtype "
+                    f"{np.asarray(column).dtype}"
+                )
             lengths[key] = shape[0]
         if len(set(lengths.values())) > 1:
             raise ValueError(f"values must hold one value per data set in each key, got {lengths}")
-        check_int(self.m, "m", minimum=1)
+        if lengths["risk"] == 0:
+            raise ValueError("values must hold at least one data set, got empty arrays")
+        check_int(self.m, "m", minimum=10)
         for name in ("learner", "distribution"):
-            if not isinstance(getattr(self, name), str):
-                raise ArgumentTypeError(
-                    f"{name} must be a str (its name), got {getattr(self, name)!r}"
+            value = getattr(self, name)
+            if not isinstance(value, str):
+                raise ArgumentTypeError(f"{name} must be a str (its name), got {value!r}")
+            if not value or any(c.isspace() or c == "=" for c in value):
+                raise ValueError(
+                    f"{name} must be a non-empty name without spaces or '=' (write_study "
+                    f"writes it in a header), got {value!r}"
                 )
 
     def __getitem__(self, key: str) -> np.ndarray:
+        """The values of ``key``; a missing key raises a
+        :class:`~cvbook.records.RecordKeyError` that names it and the keys held."""
+        if key not in self.values:
+            raise missing_key(key, self.values, "study")
         return self.values[key]
 
     @property
@@ -469,11 +752,11 @@ class BootstrapStudy:
         """Mean of ``estimate - target`` with its SE over the data sets. Against ``risk``
         this is the bias for ``Err_m`` (the mean of ``L(f_S)``); against ``err_at_<n>``,
         for ``Err_n``."""
-        return stats.paired_difference(self.values[estimate], self.values[target])
+        return stats.paired_difference(self[estimate], self[target])
 
     def squared_errors(self, estimate: str) -> np.ndarray:
         """``(estimate - L(f_S))**2`` per data set: its mean is the MSE for ``L(f_S)``."""
-        return (self.values[estimate] - self.values["risk"]) ** 2
+        return (self[estimate] - self["risk"]) ** 2
 
     def rmse(self, estimate: str) -> float:
         """Root mean squared error for ``L(f_S)`` over the data sets."""
@@ -522,6 +805,7 @@ def bootstrap_study(
             f"target_sizes must be a sequence of training sizes, got {target_sizes!r}"
         )
     sizes = tuple(check_int(n, "target_sizes", minimum=4) for n in target_sizes)
+    n_fresh = check_int(n_fresh, "n_fresh", minimum=MIN_FRESH)
     rows = simulation.repeat(
         bootstrap_trial,
         n_repeats,
@@ -554,6 +838,7 @@ def own_size(estimate: str, m: int) -> int:
     >>> [own_size(e, 40) for e in ESTIMATES]
     [25, 40, 40, 20, 32, 36, 36, 40]
     """
+    m = check_int(m, "m", minimum=10)
     if estimate == "oob":
         return round(0.632 * m)
     if estimate in ("cv2", "cv5", "cv10", "cv10x5"):
@@ -612,6 +897,7 @@ def write_study(path: Any, study: BootstrapStudy) -> None:
     (True, 'lda', 20)
     """
     _check_study(study)
+    path = check_output_path(path, "path", folder=False)
     names = list(study.values)
     header = f"# distribution={study.distribution} learner={study.learner} m={study.m}\n"
     lines = [header, ",".join(names) + "\n"]

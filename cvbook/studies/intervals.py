@@ -275,6 +275,10 @@ class SubsetLDA(ClassifierMixin, BaseEstimator):
         return self.lda_.predict(np.asarray(X)[:, list(self.columns)])
 
 
+#: The fewest fresh points that score a model: a smaller fresh sample may miss a class.
+_MIN_FRESH = 100
+
+
 def _risk_function(distribution, rng: np.random.Generator, n_fresh: int):
     """``risk(model) -> (risk, standard error)``: exact for a linear rule, else a fresh sample."""
     fresh: list[np.ndarray] = []
@@ -316,7 +320,7 @@ def interval_trial(
         Sizes ``n`` of the data sets, each at least 20.
     alpha : float, default=0.05
     n_fresh : int, default=50_000
-        Fresh points for a risk that is not exact.
+        Fresh points for a risk that is not exact, >= 100 (so that they hold both classes).
     settings : dict, optional
         Keyword arguments of each interval, by the keys of :data:`SETTINGS` (which
         gives the defaults). An unknown interval or keyword argument is refused by name;
@@ -344,6 +348,7 @@ def interval_trial(
     est = _make_learner(learner, "learner")
     n_values = _check_n_values(n_values)
     cfg = _check_settings(settings)
+    n_fresh = check_int(n_fresh, "n_fresh", minimum=_MIN_FRESH)
     risk = _risk_function(dist, rng, n_fresh)
     rows = []
     for n in n_values:
@@ -441,6 +446,7 @@ def run_intervals(
     n_repeats = check_int(n_repeats, "n_repeats", minimum=1)
     alpha = float(check_open_unit(alpha, "alpha", scalar=True))
     _check_settings(settings)
+    n_fresh = check_int(n_fresh, "n_fresh", minimum=_MIN_FRESH)
     results = repeat(
         interval_trial,
         n_repeats,
@@ -1065,7 +1071,7 @@ def nested_learning_curve_trial(
     n_splits : int, default=5
         Nested CV's ``K``, at least 3.
     n_fresh : int, default=50_000
-        Fresh points for a risk that is not exact.
+        Fresh points for a risk that is not exact, >= 100 (so that they hold both classes).
 
     Returns
     -------
@@ -1081,7 +1087,7 @@ def nested_learning_curve_trial(
     dist, est = make_distribution(distribution), _make_learner(learner, "learner")
     K = check_int(n_splits, "n_splits", minimum=3)
     n_values = _check_n_values(n_values)
-    n_fresh = check_int(n_fresh, "n_fresh", minimum=1)
+    n_fresh = check_int(n_fresh, "n_fresh", minimum=_MIN_FRESH)
     risk = _risk_function(dist, rng, n_fresh)
     rows = []
     for n in n_values:

@@ -1,0 +1,412 @@
+"""Records: what a long run leaves on disk, checked on resume (floor 1 of the package plan).
+
+Every driver of :mod:`cvbook.runs` keeps one record of its parts, in one format: the
+ledger ``records.json`` of its output folder (:class:`Ledger`). A *part* is what a driver
+writes as one unit (a learner and size of the bootstrap study, one Table 1 run, one
+coverage run). For each part the ledger holds
+
+* ``state``: ``"started"`` while its repetitions are being saved in a checkpoint folder,
+  ``"finished"`` once its files are written;
+* ``settings``: every setting that decides its numbers (as JSON);
+* ``code``: the code state it was made with (:func:`code_state`: the git commit, the
+  uncommitted package files, a SHA-256 of the package's source and the versions of the
+  libraries that decide a result);
+* ``files``: each file of the part with its SHA-256 and size, so that a part that does
+  not read back whole is found.
+
+Before a driver runs a part it asks :meth:`Ledger.status`, which
+
+* skips a finished part whose settings, code and files all match (``"done"``);
+* resumes a started part whose settings and code match (``"resume"``);
+* redoes a part whose files do not read back whole, or whose files exist without a
+  record of being finished (a foreign or half-made file), saying so (``"new"``);
+* refuses, with a :class:`PartMismatch` that names the part and each setting or piece of
+  code state that differs, a part made with other settings or other code -- and an output
+  folder written before records existed (files but no ledger), which it cannot check.
+
+:class:`RecordKeyError` is the error of a record object asked for a quantity it does not
+hold: a ``KeyError`` (so ``dict``-like code behaves) and a ``ValueError`` (the package's
+error for a bad argument), whose message names the key and the keys the record holds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pickle
+import sys
+import time
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from .provenance import atomic_write_text, git_commit, git_dirty, package_versions
+
+__all__ = [
+    "LEDGER",
+    "Ledger",
+    "PartMismatch",
+    "RecordKeyError",
+    "code_state",
+    "file_digest",
+    "missing_key",
+    "note_unrecorded_checkpoint",
+    "prune_checkpoint",
+]
+
+#: The name of the ledger file in an output folder.
+LEDGER = "records.json"
+_FORMAT = "cvbook-records/1"
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+class RecordKeyError(KeyError, ValueError):
+    """A record has no such key; the message names it and the keys it has.
+
+    Examples
+    --------
+    >>> err = missing_key("oob", ["risk", "train"], "values")
+    >>> isinstance(err, KeyError) and isinstance(err, ValueError)
+    True
+    >>> print(err)
+    values has no key 'oob'; it holds ['risk', 'train']
+    """
+
+    def __str__(self) -> str:  # KeyError would show the message in quotes
+        return str(self.args[0]) if self.args else ""
+
+
+def missing_key(key: Any, keys: Iterable[Any], what: str) -> RecordKeyError:
+    """The :class:`RecordKeyError` for ``key`` missing from ``what``, which holds ``keys``."""
+    return RecordKeyError(f"{what} has no key {key!r}; it holds {sorted(map(str, keys))}")
+
+
+class PartMismatch(ValueError):
+    """A part on disk that the run must not take as its own; the message names the part
+    and what differs."""
+
+
+def _package_sha256() -> str:
+    """SHA-256 over the package's Python source (relative path and bytes of each file)."""
+    digest = hashlib.sha256()
+    for path in sorted(_PACKAGE_DIR.rglob("*.py")):
+        digest.update(str(path.relative_to(_PACKAGE_DIR)).encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def code_state() -> dict[str, Any]:
+    """The state of the code that runs: read it *before* a long run.
+
+    ``commit`` and ``uncommitted_package_files`` (None outside git) say where it came
+    from; ``package_sha256`` identifies the package's source whatever git says, and
+    ``versions`` the libraries. Two runs have the same code when the last two agree.
+
+    Examples
+    --------
+    >>> sorted(code_state())
+    ['commit', 'package_sha256', 'uncommitted_package_files', 'versions']
+    """
+    return {
+        "commit": git_commit(),
+        "uncommitted_package_files": git_dirty(),
+        "package_sha256": _package_sha256(),
+        "versions": package_versions(),
+    }
+
+
+def file_digest(path: str | os.PathLike) -> dict[str, Any]:
+    """``{"sha256": ..., "bytes": ...}`` of a file.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
+    >>> _ = p.write_text("abc")
+    >>> file_digest(p)["bytes"]
+    3
+    """
+    data = Path(path).read_bytes()
+    return {"sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as JSON gives it back (tuples become lists, numpy numbers plain ones)."""
+    return json.loads(json.dumps(value, sort_keys=True, default=_json_default))
+
+
+def _json_default(value: Any) -> Any:
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    raise TypeError(f"settings must be JSON values, got {type(value).__name__}: {value!r}")
+
+
+def _differences(old: Any, new: Any, prefix: str = "") -> list[str]:
+    """Each leaf where ``old`` and ``new`` differ, as ``key: recorded -> now``."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        out = []
+        for key in sorted(set(old) | set(new), key=str):
+            where = f"{prefix}{key}"
+            if key not in old:
+                out.append(f"{where}: (not recorded) -> {new[key]!r}")
+            elif key not in new:
+                out.append(f"{where}: {old[key]!r} -> (not set now)")
+            else:
+                out += _differences(old[key], new[key], f"{where}.")
+        return out
+    return [] if old == new else [f"{prefix.rstrip('.')}: {old!r} -> {new!r}"]
+
+
+class Ledger:
+    """The record of the parts of one output folder (``<folder>/records.json``).
+
+    Parameters
+    ----------
+    folder : path-like
+        The output folder (created on the first write).
+    code : dict, optional
+        The code state of this run; :func:`code_state` by default (read at construction,
+        that is, before the run).
+    notify : callable, optional
+        Called with a message when a part is redone (default: print to ``stderr``).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> ledger = Ledger(folder, code={"package_sha256": "a", "versions": {}})
+    >>> ledger.status("p", {"n": 5}, ["p.txt"])
+    'new'
+    >>> _ = (folder / "p.txt").write_text("done")
+    >>> ledger.finish("p", {"n": 5}, ["p.txt"])
+    >>> ledger.status("p", {"n": 5}, ["p.txt"])
+    'done'
+    >>> ledger.status("p", {"n": 6}, ["p.txt"])
+    Traceback (most recent call last):
+    ...
+    cvbook.records.PartMismatch: part 'p' in ... was made with other settings (n: 5 -> 6); ...
+    """
+
+    def __init__(
+        self,
+        folder: str | os.PathLike,
+        code: Mapping[str, Any] | None = None,
+        notify: Any = None,
+    ) -> None:
+        if isinstance(folder, bytes) or not isinstance(folder, (str, os.PathLike)):
+            raise TypeError(f"folder must be a str or path-like, got {type(folder).__name__}")
+        self.folder = Path(folder)
+        if self.folder.exists() and not self.folder.is_dir():
+            raise ValueError(f"folder {str(self.folder)!r} exists and is not a folder")
+        self.path = self.folder / LEDGER
+        self.code = _plain(dict(code) if code is not None else code_state())
+        self.notify = notify or (lambda message: print(message, file=sys.stderr))
+
+    # ------------------------------------------------------------------ reading
+
+    def parts(self) -> dict[str, dict[str, Any]]:
+        """The parts recorded so far (empty without a ledger); a ledger that does not
+        read back whole is refused by name."""
+        if not self.path.exists():
+            return {}
+        try:
+            data = json.loads(self.path.read_text())
+            if data.get("format") != _FORMAT or not isinstance(data.get("parts"), dict):
+                raise ValueError(f"not a ledger of format {_FORMAT!r}")
+        except (OSError, UnicodeDecodeError, ValueError, AttributeError) as err:
+            raise PartMismatch(
+                f"{self.path} is not a record this package wrote ({type(err).__name__}: "
+                f"{err}); move it away or choose another output folder"
+            ) from None
+        return data["parts"]
+
+    def _files_whole(self, entry: Mapping[str, Any]) -> list[str]:
+        """The recorded files that are missing or differ from what was written."""
+        bad = []
+        for name, digest in entry.get("files", {}).items():
+            path = self.folder / name
+            if not path.is_file():
+                bad.append(f"{name} is missing")
+            elif file_digest(path) != digest:
+                bad.append(f"{name} differs from what was written (truncated or replaced)")
+        return bad
+
+    def status(
+        self, part: str, settings: Mapping[str, Any], files: Iterable[str | os.PathLike]
+    ) -> str:
+        """What to do with ``part``: ``"done"`` (skip it), ``"resume"`` (continue its
+        checkpoint) or ``"new"`` (run it from the start); a :class:`PartMismatch` when
+        it must not be taken as this run's.
+
+        ``files`` are the part's files, relative to the folder.
+        """
+        settings = _plain(dict(settings))
+        files = [str(f) for f in files]
+        parts = self.parts()
+        present = [f for f in files if (self.folder / f).exists()]
+        entry = parts.get(part)
+        if entry is None:
+            if present and not self.path.exists():
+                raise PartMismatch(
+                    f"part {part!r} in {self.folder}: {present} exist but the folder holds no "
+                    f"{LEDGER}, so nothing says which settings and code made them (a folder "
+                    "written before records, or by something else); choose another output "
+                    "folder, or remove them to run the part again"
+                )
+            if present:
+                self.notify(
+                    f"part {part!r}: {present} exist but {self.path} does not record the "
+                    "part as finished (not a part this run can trust): running it again"
+                )
+            return "new"
+        differ = _differences(entry.get("settings"), settings)
+        if differ:
+            raise PartMismatch(
+                f"part {part!r} in {self.folder} was made with other settings "
+                f"({'; '.join(differ)}); choose another output folder, or remove the part "
+                f"({present or 'its checkpoint'} and its entry in {LEDGER}) to make it again"
+            )
+        old = entry.get("code", {})
+        differ = _differences(
+            {k: old.get(k) for k in ("package_sha256", "versions")},
+            {k: self.code.get(k) for k in ("package_sha256", "versions")},
+        )
+        if differ:
+            raise PartMismatch(
+                f"part {part!r} in {self.folder} was made by other code (commit "
+                f"{old.get('commit')}, uncommitted {old.get('uncommitted_package_files')}; "
+                f"now commit {self.code.get('commit')}, uncommitted "
+                f"{self.code.get('uncommitted_package_files')}; differs in "
+                f"{'; '.join(differ)}); choose another output folder, or remove the part to "
+                "make it again with this code"
+            )
+        if entry.get("state") == "started":
+            return "resume"
+        bad = self._files_whole(entry)
+        if bad:
+            self.notify(f"part {part!r} does not read back whole ({'; '.join(bad)}): redoing it")
+            return "new"
+        return "done"
+
+    # ------------------------------------------------------------------ writing
+
+    def _write(self, parts: dict[str, Any]) -> None:
+        text = json.dumps({"format": _FORMAT, "parts": parts}, indent=1, sort_keys=True)
+        atomic_write_text(self.path, text + "\n")
+
+    def start(self, part: str, settings: Mapping[str, Any]) -> None:
+        """Record that ``part`` is under way with ``settings`` and this code (before its
+        first repetition is saved), so that a resumed run can check them."""
+        parts = self.parts()
+        parts[part] = {
+            "state": "started",
+            "settings": _plain(dict(settings)),
+            "code": self.code,
+            "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        }
+        self._write(parts)
+
+    def amend(self, part: str, files: Iterable[str | os.PathLike], what: str) -> None:
+        """Record that a finished ``part``'s ``files`` were rewritten on purpose (``what``,
+        e.g. fields added by a migration): their new digests, and the code that rewrote
+        them beside the code that made the part. Nothing happens to a part not recorded."""
+        parts = self.parts()
+        entry = parts.get(part)
+        if entry is None or entry.get("state") != "finished":
+            return
+        entry["files"].update({str(f): file_digest(self.folder / f) for f in files})
+        entry.setdefault("amended", []).append(
+            {"what": what, "code": self.code, "when": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+        )
+        self._write(parts)
+
+    def forget(self, part: str) -> None:
+        """Drop the entry of ``part`` (a part that was started but saved nothing, such as a
+        run refused for a bad value), so that it does not bind the next run."""
+        parts = self.parts()
+        if parts.pop(part, None) is None:
+            return
+        if parts:
+            self._write(parts)
+        else:  # the ledger held only this part: leave the folder as it was
+            self.path.unlink()
+
+    def finish(
+        self,
+        part: str,
+        settings: Mapping[str, Any],
+        files: Iterable[str | os.PathLike],
+        provenance: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Record ``part`` as finished: its settings, this code, and a digest of each of its
+        ``files`` (already written, relative to the folder); ``provenance`` (wall time,
+        command, ...) is kept beside them."""
+        parts = self.parts()
+        started = parts.get(part, {}).get("started")
+        entry: dict[str, Any] = {
+            "state": "finished",
+            "settings": _plain(dict(settings)),
+            "code": self.code,
+            "files": {str(f): file_digest(self.folder / f) for f in files},
+            "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        }
+        if started:
+            entry["started"] = started
+        if provenance:
+            entry["provenance"] = _plain(dict(provenance))
+        parts[part] = entry
+        self._write(parts)
+
+
+def note_unrecorded_checkpoint(checkpoint: str | os.PathLike, notify: Any = None) -> int:
+    """Say so when a part with no record starts on a checkpoint folder that already holds
+    repetitions (left by a run made before records): they are resumed, their function,
+    seed and arguments checked by the checkpoint's own fingerprint
+    (:func:`cvbook.simulation.repeat`), but nothing records the code that made them.
+    Returns their number.
+
+    Examples
+    --------
+    >>> note_unrecorded_checkpoint("no/such/folder")
+    0
+    """
+    folder = Path(checkpoint)
+    n = len(list(folder.glob("rep*.pkl"))) if folder.is_dir() else 0
+    if n:
+        (notify or (lambda m: print(m, file=sys.stderr)))(
+            f"{folder}: resuming {n} saved repetition(s) that no record vouches for (made "
+            "before records); their arguments are checked by the checkpoint's fingerprint, "
+            "but not the code that made them"
+        )
+    return n
+
+
+def prune_checkpoint(checkpoint: str | os.PathLike, notify: Any = None) -> list[str]:
+    """Remove, and name, the saved repetitions of a checkpoint folder that do not read back
+    whole (a truncated or foreign ``rep*.pkl``): :func:`cvbook.simulation.repeat` then makes
+    them again (a repetition depends only on its seed and index). Returns their names.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "rep000000.pkl").write_bytes(b"not a pickle")
+    >>> prune_checkpoint(folder, notify=lambda m: None)
+    ['rep000000.pkl']
+    """
+    folder = Path(checkpoint)
+    bad = []
+    for path in sorted(folder.glob("rep*.pkl")) if folder.is_dir() else []:
+        try:
+            pickle.loads(path.read_bytes())
+        except Exception:
+            bad.append(path.name)
+            path.unlink()
+    if bad:
+        (notify or (lambda m: print(m, file=sys.stderr)))(
+            f"{folder}: {bad} did not read back whole (truncated or foreign): made again"
+        )
+    return bad

@@ -1,0 +1,250 @@
+"""What does a ranking over data sets control? Suites with known differences (chapter 10).
+
+**The Table 1 sweep** (:func:`scores_by_dataset`): the three tuned SVMs of chapter 5b
+(C-KCV's ``k*``, 5-fold, 10-fold), their test error averaged over the realisations of
+each of the 13 Rätsch benchmarks, read from the committed runs.
+
+**A synthetic suite** (:func:`suite_trial`, :func:`run_suites`). Each repetition draws a
+suite of ``n_datasets`` data sets. On data set ``j`` the true risk of B is
+``b_j ~ U(0.05, 0.30)``, that of A is ``b_j + delta_j`` and that of a third learner C is
+``b_j + 0.03`` (C worse everywhere, so that Friedman's test has something to find);
+the three learners are scored on one test set of ``n_test_j`` points (log-uniform
+between 200 and 5000): each observed error is its risk plus a normal noise with the
+variance of a binomial proportion on ``n_test_j`` points, a share :data:`SHARED` (0.9)
+of that variance common to the three learners and the rest their own -- learners of
+similar risk err mostly on the same points, so a difference of errors is less noisy than
+either error. The
+scenarios (:data:`SCENARIOS`) set the family the ``delta_j`` are drawn from; the
+*truth* is the family's mean difference ``E delta`` (0 unless stated) -- what a
+reader who asks "is A better than B on data sets like these?" wants to know. Each
+procedure names a winner between A and B or none:
+
+* ``nemenyi``: Friedman's test at 5 % rejects and ``|R_A - R_B| > CD`` (Demšar's protocol);
+* ``wilcoxon``: Wilcoxon's signed-rank test of A against B at 5 %;
+* ``bayes``: the Bayesian signed-rank test with a ROPE of 0.01 gives A (or B) a
+  posterior probability above 0.95.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..bounds import clopper_pearson_interval
+from ..ranking import bayesian_signed_rank, friedman_test, nemenyi_cd, wilcoxon_test
+from ..simulation import repeat
+from ..validation import check_int, check_option, check_rng
+
+__all__ = [
+    "PROCEDURES",
+    "SCENARIOS",
+    "SHARED",
+    "TABLE1_LEARNERS",
+    "run_suites",
+    "scores_by_dataset",
+    "suite_trial",
+    "summarize_suites",
+]
+
+#: The three tuned SVMs of the Table 1 sweep: the column of their test error, and a label.
+TABLE1_LEARNERS: dict[str, str] = {
+    "test_err_F": "SVM tuned by C-KCV (k*)",
+    "test_err_k5": "SVM tuned by 5-fold CV",
+    "test_err_k10": "SVM tuned by 10-fold CV",
+}
+
+#: The scenarios: how ``delta_j`` (A's risk minus B's on data set j) is drawn, and the
+#: family's mean difference (the truth a winner is scored against).
+SCENARIOS: dict[str, str] = {
+    "equal": "delta_j = 0 on every data set",
+    "mixed": "delta_j ~ N(0, 0.02^2): equal on average, each data set differs",
+    "skewed": "delta_j = -0.015 (prob. 0.8) or +0.06 (prob. 0.2): equal on average, "
+    "A better on most data sets",
+    "better": "delta_j ~ N(-0.02, 0.01^2): A better by 0.02 on average",
+}
+
+_MEAN_DELTA = {"equal": 0.0, "mixed": 0.0, "skewed": 0.0, "better": -0.02}
+
+#: The procedures that name a winner between A and B, with a label.
+PROCEDURES: dict[str, str] = {
+    "nemenyi": "Friedman + Nemenyi (CD diagram)",
+    "wilcoxon": "Wilcoxon signed-rank",
+    "bayes": "Bayesian signed-rank, ROPE 0.01",
+}
+
+_ROPE = 0.01
+
+#: Share of the test-set noise's variance common to the three learners of a data set.
+SHARED = 0.9
+
+
+def scores_by_dataset(
+    runs: Iterable[Mapping[str, Any]], columns: Sequence[str] = tuple(TABLE1_LEARNERS)
+) -> tuple[list[str], np.ndarray]:
+    """Mean of each column over each data set's runs: ``(names, scores)``.
+
+    Parameters
+    ----------
+    runs : iterable of dict
+        The Table 1 records (``cvbook.runs.table1.load_runs``), each with ``"dataset"``
+        and every column.
+    columns : sequence of str
+        The keys to average (default: the three tuned SVMs' test errors).
+
+    Returns
+    -------
+    (list of str, numpy.ndarray of shape (n_datasets, len(columns)))
+        Data sets sorted by name.
+
+    Examples
+    --------
+    >>> runs = [{"dataset": "b", "e": 0.2}, {"dataset": "a", "e": 0.1},
+    ...         {"dataset": "a", "e": 0.3}]
+    >>> scores_by_dataset(runs, ["e"])
+    (['a', 'b'], array([[0.2],
+           [0.2]]))
+    """
+    runs = list(runs)
+    columns = list(columns)
+    if not runs or not columns:
+        raise ValueError("runs and columns must both be non-empty")
+    for i, r in enumerate(runs):
+        missing = [c for c in ["dataset", *columns] if c not in r]
+        if missing:
+            raise ValueError(f"runs[{i}] lacks {missing}: expected a Table 1 record")
+    names = sorted({str(r["dataset"]) for r in runs})
+    scores = np.array(
+        [
+            [np.mean([float(r[c]) for r in runs if r["dataset"] == name]) for c in columns]
+            for name in names
+        ]
+    )
+    return names, scores
+
+
+def _draw_delta(rng: np.random.Generator, scenario: str, n: int) -> np.ndarray:
+    if scenario == "equal":
+        return np.zeros(n)
+    if scenario == "mixed":
+        return rng.normal(0.0, 0.02, n)
+    if scenario == "skewed":
+        return np.where(rng.random(n) < 0.8, -0.015, 0.06)
+    return rng.normal(-0.02, 0.01, n)
+
+
+def suite_trial(
+    rng: np.random.Generator, scenario: str, n_datasets: int = 13, n_samples: int = 2000
+) -> dict[str, float]:
+    """One synthetic suite: the winner each procedure names between A and B.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    scenario : str
+        A key of :data:`SCENARIOS`.
+    n_datasets : int, default=13
+        Data sets in the suite, in ``[5, 20]`` (Wilcoxon is exact up to 20).
+    n_samples : int, default=2000
+        Posterior draws of the Bayesian test.
+
+    Returns
+    -------
+    dict
+        For each procedure, ``<procedure>`` = -1 (A named better), +1 (B named better)
+        or 0 (no winner); ``mean_delta`` and ``median_delta``, the suite's own mean and
+        median true differences; ``family_delta``, the family's mean.
+
+    Examples
+    --------
+    >>> r = suite_trial(np.random.default_rng(0), "better")
+    >>> sorted(r)
+    ['bayes', 'family_delta', 'mean_delta', 'median_delta', 'nemenyi', 'wilcoxon']
+    """
+    rng = check_rng(rng, "rng")
+    check_option(scenario, "scenario", SCENARIOS)
+    n_datasets = check_int(n_datasets, "n_datasets", minimum=5, maximum=20)
+    n_samples = check_int(n_samples, "n_samples", minimum=100)
+    base = rng.uniform(0.05, 0.30, n_datasets)
+    delta = _draw_delta(rng, scenario, n_datasets)
+    risks = np.column_stack([base + delta, base, base + 0.03]).clip(0.0, 1.0)
+    n_test = np.exp(rng.uniform(np.log(200), np.log(5000), n_datasets)).round().astype(int)
+    # the errors on one shared test set: a binomial proportion's spread, a share SHARED of
+    # its variance common to the three learners (they err mostly on the same points)
+    sd = np.sqrt(risks * (1 - risks) / n_test[:, None])
+    common = rng.standard_normal((n_datasets, 1))
+    own = rng.standard_normal((n_datasets, 3))
+    scores = risks + sd * (np.sqrt(SHARED) * common + np.sqrt(1 - SHARED) * own)
+    out: dict[str, float] = {
+        "mean_delta": float(delta.mean()),
+        "median_delta": float(np.median(delta)),
+        "family_delta": _MEAN_DELTA[scenario],
+    }
+    fr = friedman_test(scores)
+    cd = nemenyi_cd(n_datasets, 3)
+    gap = fr.mean_ranks[0] - fr.mean_ranks[1]
+    out["nemenyi"] = float(np.sign(gap)) if fr.p_value < 0.05 and abs(gap) > cd else 0.0
+    _, p = wilcoxon_test(scores[:, 0], scores[:, 1])
+    d = np.median(scores[:, 0] - scores[:, 1])
+    out["wilcoxon"] = float(np.sign(d) or 1.0) if p < 0.05 else 0.0
+    pa, _, pb = bayesian_signed_rank(
+        scores[:, 0], scores[:, 1], rope=_ROPE, n_samples=n_samples, random_state=rng
+    )
+    out["bayes"] = -1.0 if pa > 0.95 else (1.0 if pb > 0.95 else 0.0)
+    return out
+
+
+def run_suites(
+    scenario: str,
+    n_repeats: int = 1000,
+    n_datasets: int = 13,
+    random_state: Any = 0,
+    n_jobs: int | None = None,
+) -> dict[str, np.ndarray]:
+    """:func:`suite_trial` on ``n_repeats`` independent suites.
+
+    Examples
+    --------
+    >>> run_suites("equal", n_repeats=3)["wilcoxon"].shape
+    (3,)
+    """
+    check_option(scenario, "scenario", SCENARIOS)
+    n_repeats = check_int(n_repeats, "n_repeats", minimum=2)
+    rows = repeat(
+        suite_trial,
+        n_repeats,
+        random_state=random_state,
+        n_jobs=n_jobs,
+        scenario=scenario,
+        n_datasets=n_datasets,
+    )
+    return {k: np.array([r[k] for r in rows], dtype=float) for k in rows[0]}
+
+
+def summarize_suites(records: Mapping[str, np.ndarray], level: float = 0.95) -> dict[str, Any]:
+    """How often each procedure names A, names B, or names a winner at all.
+
+    Returns
+    -------
+    dict
+        ``{procedure: {"A": rate, "B": rate, "any": rate}}``, each rate a dict
+        ``rate, lo, hi, k, n`` with its Clopper--Pearson interval at ``level``.
+
+    Examples
+    --------
+    >>> s = summarize_suites(run_suites("equal", n_repeats=4))
+    >>> sorted(s), sorted(s["wilcoxon"])
+    (['bayes', 'nemenyi', 'wilcoxon'], ['A', 'B', 'any'])
+    """
+    out: dict[str, Any] = {}
+    for proc in PROCEDURES:
+        if proc not in records:
+            raise ValueError(f"records must come from run_suites; {proc!r} is missing")
+        v = np.asarray(records[proc])
+        out[proc] = {}
+        for key, hits in (("A", v < 0), ("B", v > 0), ("any", v != 0)):
+            k, n = int(hits.sum()), int(hits.size)
+            lo, hi = clopper_pearson_interval(k, n, 1 - level)
+            out[proc][key] = {"rate": k / n, "lo": float(lo), "hi": float(hi), "k": k, "n": n}
+    return out

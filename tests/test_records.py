@@ -1,0 +1,396 @@
+"""One record format for every driver, checked on resume (issue 35, item 1).
+
+A resumed run never reports stale or foreign results as its own: each finished part is
+recorded in ``<out>/records.json`` with its settings, its code state and a digest of its
+files; a part made with other settings or code is refused with a message naming the part
+and what differs; a part that does not read back whole, or whose file exists without a
+record, is made again; a folder written before records is refused. The drivers are tested
+by killing a run and resuming it with changed settings, and with a truncated or foreign
+file in ``--out``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cvbook.records import LEDGER, Ledger, PartMismatch, code_state, file_digest
+from cvbook.runs import bootstrap as run_bootstrap
+from cvbook.runs import coverage as run_coverage
+from cvbook.runs import intervals as run_intervals
+from cvbook.studies.bootstrap import read_study
+
+ROOT = Path(__file__).resolve().parents[1]
+CODE = {"package_sha256": "abc", "versions": {"numpy": "2"}, "commit": "c1"}
+
+
+def _ledger(folder, code=CODE, notes=None):
+    return Ledger(folder, code=code, notify=(notes.append if notes is not None else None))
+
+
+# --------------------------------------------------------------------------- the ledger
+
+
+def test_a_new_part_is_run_then_skipped(tmp_path):
+    ledger = _ledger(tmp_path)
+    assert ledger.status("p", {"n": 5}, ["p.csv"]) == "new"
+    ledger.start("p", {"n": 5})
+    assert ledger.status("p", {"n": 5}, ["p.csv"]) == "resume"
+    (tmp_path / "p.csv").write_text("1,2\n")
+    ledger.finish("p", {"n": 5}, ["p.csv"], {"wall_time_s": 1.0})
+    assert ledger.status("p", {"n": 5}, ["p.csv"]) == "done"
+    entry = json.loads((tmp_path / LEDGER).read_text())["parts"]["p"]
+    assert entry["state"] == "finished" and entry["code"] == CODE
+    assert entry["files"]["p.csv"] == file_digest(tmp_path / "p.csv")
+
+
+@pytest.mark.parametrize("state", ["started", "finished"])
+def test_other_settings_are_refused_naming_the_part_and_each_difference(tmp_path, state):
+    ledger = _ledger(tmp_path)
+    ledger.start("lda_m20", {"n_repeats": 5, "seed": 0, "sizes": [10, 20]})
+    if state == "finished":
+        (tmp_path / "a").write_text("x")
+        ledger.finish("lda_m20", {"n_repeats": 5, "seed": 0, "sizes": [10, 20]}, ["a"])
+    with pytest.raises(PartMismatch) as err:
+        ledger.status("lda_m20", {"n_repeats": 10, "seed": 0, "sizes": (10, 21)}, ["a"])
+    message = str(err.value)
+    assert "part 'lda_m20'" in message
+    assert "n_repeats: 5 -> 10" in message and "sizes: [10, 20] -> [10, 21]" in message
+    assert "seed" not in message  # what matches is not listed
+    with pytest.raises(PartMismatch, match=r"extra: \(not recorded\) -> 1"):
+        ledger.status("lda_m20", {"n_repeats": 5, "seed": 0, "sizes": [10, 20], "extra": 1}, [])
+
+
+def test_other_code_is_refused_naming_both_commits(tmp_path):
+    _ledger(tmp_path).start("p", {"n": 1})
+    other = {**CODE, "package_sha256": "def", "commit": "c2"}
+    with pytest.raises(PartMismatch, match=r"part 'p'.*other code.*c1.*c2.*package_sha256"):
+        _ledger(tmp_path, code=other).status("p", {"n": 1}, [])
+    newer = {**CODE, "versions": {"numpy": "3"}}
+    with pytest.raises(PartMismatch, match=r"versions.numpy: '2' -> '3'"):
+        _ledger(tmp_path, code=newer).status("p", {"n": 1}, [])
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda p: p.write_bytes(p.read_bytes()[:3]),  # truncated
+        lambda p: p.write_text("something else entirely"),  # replaced
+        lambda p: p.unlink(),  # missing
+    ],
+    ids=["truncated", "replaced", "missing"],
+)
+def test_a_part_that_does_not_read_back_whole_is_redone(tmp_path, damage):
+    notes = []
+    ledger = _ledger(tmp_path, notes=notes)
+    (tmp_path / "p.csv").write_text("1,2,3\n4,5,6\n")
+    ledger.finish("p", {"n": 1}, ["p.csv"])
+    damage(tmp_path / "p.csv")
+    assert ledger.status("p", {"n": 1}, ["p.csv"]) == "new"
+    assert len(notes) == 1 and "'p' does not read back whole" in notes[0]
+    assert "p.csv" in notes[0]
+
+
+def test_a_file_with_a_parts_name_but_no_record_is_not_taken_as_finished(tmp_path):
+    notes = []
+    ledger = _ledger(tmp_path, notes=notes)
+    (tmp_path / "q").write_text("x")
+    ledger.finish("q", {"n": 1}, ["q"])  # the ledger exists
+    (tmp_path / "p.csv").write_text("a file nobody recorded")
+    assert ledger.status("p", {"n": 1}, ["p.csv"]) == "new"
+    assert "does not record the part as finished" in notes[0]
+
+
+def test_a_folder_written_before_records_is_refused(tmp_path):
+    (tmp_path / "lda_m20.csv.gz").write_bytes(b"legacy")
+    with pytest.raises(PartMismatch, match=r"part 'lda_m20'.*holds no records.json"):
+        _ledger(tmp_path).status("lda_m20", {"n": 1}, ["lda_m20.csv.gz"])
+
+
+@pytest.mark.parametrize(
+    "text", ["{not json", '{"parts": {}}', '{"format": "cvbook-records/1", "parts": []}', ""]
+)
+def test_a_ledger_that_does_not_read_back_is_refused_by_name(tmp_path, text):
+    (tmp_path / LEDGER).write_text(text)
+    with pytest.raises(PartMismatch, match=r"records\.json is not a record this package wrote"):
+        _ledger(tmp_path).status("p", {}, [])
+
+
+def test_forget_frees_a_part_that_made_nothing(tmp_path):
+    ledger = _ledger(tmp_path)
+    ledger.start("p", {"n": 1})
+    ledger.forget("p")
+    assert ledger.status("p", {"n": 2}, []) == "new"
+
+
+def test_settings_must_be_json_values(tmp_path):
+    with pytest.raises(TypeError, match="settings must be JSON values"):
+        _ledger(tmp_path).start("p", {"f": object()})
+
+
+def test_the_code_state_changes_with_the_package_source():
+    a = code_state()
+    assert len(a["package_sha256"]) == 64 and a == code_state()
+    assert set(a["versions"]) >= {"numpy", "scipy", "scikit-learn"}
+
+
+def test_the_ledger_checks_its_folder(tmp_path):
+    with pytest.raises(TypeError, match="folder"):
+        Ledger(42)
+    (tmp_path / "f").write_text("x")
+    with pytest.raises(ValueError, match="not a folder"):
+        Ledger(tmp_path / "f")
+
+
+# --------------------------------------------------------------------------- the drivers
+
+BOOT = ["--learners", "lda", "--m", "20", "--n-bootstraps", "2", "--no-progress"]
+
+
+def _boot(out, n_repeats, *extra):
+    return run_bootstrap.main(["--out", str(out), "--n-repeats", str(n_repeats), *BOOT, *extra])
+
+
+def test_bootstrap_driver_killed_and_resumed_with_other_settings_is_refused(tmp_path, capsys):
+    """Kill a real run once some repetitions are saved; resume it with more repetitions."""
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "cvbook.runs.bootstrap", "--out", str(out)]
+    command += ["--n-repeats", "400", *BOOT]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
+    parts = out / "parts" / "lda_m20"
+    deadline = time.time() + 120
+    while time.time() < deadline and len(list(parts.glob("rep*.pkl"))) < 2:
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    saved = len(list(parts.glob("rep*.pkl")))
+    assert saved >= 2 and not (out / "lda_m20.csv.gz").exists()
+    assert json.loads((out / LEDGER).read_text())["parts"]["lda_m20"]["state"] == "started"
+
+    with pytest.raises(SystemExit) as exit_:  # other settings: refused, naming the part
+        _boot(out, 401)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "part 'lda_m20'" in err and "n_repeats: 400 -> 401" in err
+    with pytest.raises(SystemExit):
+        _boot(out, 400, "--seed", "1")
+    assert "seed: 0 -> 1" in capsys.readouterr().err
+    assert len(list(parts.glob("rep*.pkl"))) == saved  # the refusals touched nothing
+
+    # the same settings and code resume the saved repetitions (running all 400 is too long
+    # here: test_coverage_driver_resumes_a_killed_run checks a resumed run's numbers)
+    ledger = Ledger(out)
+    settings = json.loads((out / LEDGER).read_text())["parts"]["lda_m20"]["settings"]
+    assert ledger.status("lda_m20", settings, ["lda_m20.csv.gz"]) == "resume"
+
+
+def test_bootstrap_driver_resumes_finished_parts_and_refuses_changed_ones(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert _boot(out, 3) == 0
+    first = read_study(out / "lda_m20.csv.gz")
+    assert _boot(out, 3) == 0  # finished with the same settings: skipped
+    np.testing.assert_array_equal(read_study(out / "lda_m20.csv.gz")["risk"], first["risk"])
+    # the issue's case: more repetitions used to exit 0 and keep the old part
+    with pytest.raises(SystemExit) as exit_:
+        _boot(out, 4)
+    assert exit_.value.code == 2
+    assert "n_repeats: 3 -> 4" in capsys.readouterr().err
+    assert read_study(out / "lda_m20.csv.gz").n_repeats == 3
+
+
+def test_bootstrap_driver_redoes_a_truncated_part_and_refuses_a_foreign_folder(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert _boot(out, 3) == 0
+    good = (out / "lda_m20.csv.gz").read_bytes()
+    (out / "lda_m20.csv.gz").write_bytes(good[:40])  # truncated
+    assert _boot(out, 3) == 0
+    assert "'lda_m20' does not read back whole" in capsys.readouterr().err
+    assert (out / "lda_m20.csv.gz").read_bytes() == good  # made again, bit for bit
+
+    foreign = tmp_path / "foreign"
+    foreign.mkdir()
+    (foreign / "lda_m20.csv.gz").write_bytes(good)  # a part's name, no record
+    with pytest.raises(SystemExit):
+        _boot(foreign, 3)
+    assert "part 'lda_m20'" in capsys.readouterr().err
+    assert (foreign / "lda_m20.csv.gz").read_bytes() == good  # left alone
+
+
+def test_bootstrap_driver_a_bad_value_does_not_bind_the_next_run(tmp_path, capsys):
+    out = tmp_path / "out"
+    with pytest.raises(SystemExit):
+        _boot(out, 3, "--distribution", "nope")
+    capsys.readouterr()
+    assert _boot(out, 3) == 0
+
+
+COV = ["--n", "40", "--k", "4", "--n-repeats", "2", "--n-splits", "2", "--no-progress"]
+
+
+def test_coverage_driver_checks_settings_and_files_on_resume(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert run_coverage.main(["--out", str(out), *COV]) == 0
+    records = (tmp_path / "run.records.csv.gz").read_bytes()
+    assert run_coverage.main(["--out", str(out), *COV]) == 0  # finished: not made again
+    assert "finished with these settings" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:
+        run_coverage.main(["--out", str(out), *COV[:-1], "--seed", "3", "--no-progress"])
+    assert exit_.value.code == 2
+    assert "part 'run'" in capsys.readouterr().err
+    (tmp_path / "run.records.csv.gz").write_bytes(records[:50])  # truncated
+    assert run_coverage.main(["--out", str(out), *COV]) == 0
+    assert "does not read back whole" in capsys.readouterr().err
+    assert (tmp_path / "run.records.csv.gz").read_bytes() == records
+
+
+def test_coverage_driver_resumes_a_killed_run(tmp_path, capsys):
+    """Kill a real run after its first repetition: other settings are refused; the same
+    settings finish it, with the numbers of an uninterrupted run."""
+    out = tmp_path / "killed"
+    argv = ["--out", str(out), *COV[:5], "12", *COV[6:]]  # 12 repetitions
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cvbook.runs.coverage", *argv],
+        cwd=ROOT,
+        env=env,
+        stderr=subprocess.DEVNULL,
+    )
+    parts = tmp_path / "killed.parts"
+    deadline = time.time() + 300
+    while time.time() < deadline and not list(parts.glob("rep*.pkl")) and proc.poll() is None:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    assert proc.wait() == -signal.SIGKILL, "the run finished before it could be killed"
+    assert list(parts.glob("rep*.pkl")) and not (tmp_path / "killed.json").exists()
+    with pytest.raises(SystemExit):
+        run_coverage.main([*argv[:7], "13", *argv[8:]])
+    assert "n_repeats: 12 -> 13" in capsys.readouterr().err
+    assert run_coverage.main(argv) == 0
+    _, prov = run_coverage.load_results(out)
+    assert prov["repetitions_resumed"] >= 1
+    fresh = tmp_path / "fresh"
+    assert run_coverage.main(["--out", str(fresh), *argv[2:]]) == 0
+    a, b = run_coverage.load_results(out)[0], run_coverage.load_results(fresh)[0]
+    for key in a:
+        np.testing.assert_array_equal(a[key], b[key])
+
+
+def test_intervals_driver_refuses_a_folder_written_before_records(tmp_path, capsys):
+    (tmp_path / "learning_curve.json").write_text("{}")
+    argv = ["--out", str(tmp_path), "--learning-curve", "--scale", "0.002", "--no-progress"]
+    with pytest.raises(SystemExit) as exit_:
+        run_intervals.main(argv)
+    assert exit_.value.code == 2
+    assert "part 'learning_curve'" in capsys.readouterr().err
+
+
+def test_intervals_driver_learning_curve_is_recorded_and_checked(tmp_path, capsys):
+    argv = ["--out", str(tmp_path), "--learning-curve", "--scale", "0.002", "--no-progress"]
+    assert run_intervals.main(argv) == 0
+    entry = json.loads((tmp_path / LEDGER).read_text())["parts"]["learning_curve"]
+    assert entry["state"] == "finished" and entry["settings"]["plan"]["n_repeats"] == 2
+    assert run_intervals.main(argv) == 0
+    assert "finished with these settings" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        run_intervals.main([*argv, "--seed", "5"])
+    assert "part 'learning_curve'" in capsys.readouterr().err
+
+
+def test_the_committed_records_still_read():
+    """The records under results/ were written before records.json: they still load."""
+    from cvbook.book import results_path
+    from cvbook.runs.coverage import load_results
+    from cvbook.runs.intervals import load_record
+    from cvbook.runs.table1 import load_runs
+
+    for path in sorted(results_path("bootstrap").glob("*.csv.gz")):
+        assert read_study(path).n_repeats >= 2
+    assert json.loads(results_path("bootstrap", "provenance.json").read_text())["parts"]
+    for name in ("ringnorm", "twonorm"):
+        records, provenance = load_results(results_path("coverage", f"{name}.json").with_suffix(""))
+        assert len(records["method"]) > 0 and "commit" in provenance
+    for name in ("coverage", "comparison", "learning_curve"):
+        records, meta = load_record(results_path("intervals", f"{name}.json").with_suffix(""))
+        assert len(next(iter(records.values()))) > 0 and "provenance" in meta
+    assert len(load_runs(results_path("table1"))) > 0
+
+
+def test_an_amended_part_reads_back_whole_and_keeps_both_code_states(tmp_path):
+    ledger = _ledger(tmp_path)
+    (tmp_path / "r.json").write_text('{"a": 1}')
+    ledger.finish("r", {"n": 1}, ["r.json"])
+    (tmp_path / "r.json").write_text('{"a": 1, "b": 2}')  # a migration adds a field
+    newer = _ledger(tmp_path, code={**CODE, "commit": "c9"})
+    newer.amend("r", ["r.json"], "added b")
+    assert newer.status("r", {"n": 1}, ["r.json"]) == "done"
+    entry = json.loads((tmp_path / LEDGER).read_text())["parts"]["r"]
+    assert entry["code"]["commit"] == "c1" and entry["amended"][0]["code"]["commit"] == "c9"
+    newer.amend("unknown", ["r.json"], "nothing")  # not recorded: nothing happens
+    assert "unknown" not in json.loads((tmp_path / LEDGER).read_text())["parts"]
+
+
+def test_table1_sweep_redoes_a_truncated_run_and_refuses_a_folder_without_records(
+    tmp_path, monkeypatch, capsys
+):
+    from cvbook.datasets.raetsch import requires_raetsch
+    from cvbook.runs.table1 import run_sweep
+    from cvbook.studies.table1 import Table1Grid
+
+    shared = Path(
+        os.environ.get("CVBOOK_SHARED_RAETSCH", ROOT.parent / "shared" / "data" / "raetsch")
+    )
+    monkeypatch.delenv("CVBOOK_DATA", raising=False)
+    home = requires_raetsch(shared)
+    tiny = Table1Grid(C_values=(1.0,), gamma_factors=(1.0,), k_values=(5, 10), n_splits=2)
+    kwargs = dict(grid=tiny, n_jobs=1, data_home=home, progress=False)
+    out = tmp_path / "sweep"
+    run_sweep(out, ["titanic"], [1], **kwargs)
+    path = out / "runs" / "titanic_r01.json"
+    first = json.loads(path.read_text())
+    entry = json.loads((out / LEDGER).read_text())["parts"]["titanic_r01"]
+    assert entry["settings"]["grid"] == tiny.to_dict() and entry["state"] == "finished"
+    path.write_text(path.read_text()[:100])  # truncated
+    run_sweep(out, ["titanic"], [1], **kwargs)
+    assert "'titanic_r01' does not read back whole" in capsys.readouterr().err
+    again = json.loads(path.read_text())
+    assert again["L_EE"] == first["L_EE"] and again["k_star"] == first["k_star"]
+
+    legacy = tmp_path / "legacy"
+    (legacy / "runs").mkdir(parents=True)
+    (legacy / "runs" / "titanic_r01.json").write_text(path.read_text())
+    with pytest.raises(PartMismatch, match=r"part 'titanic_r01'.*holds no records\.json"):
+        run_sweep(legacy, ["titanic"], [1], **kwargs)
+
+
+def test_bootstrap_driver_remakes_a_truncated_or_foreign_repetition(tmp_path, capsys):
+    """A checkpoint's repetition that does not read back is made again, not unpickled into
+    a crash; the part then equals an uninterrupted run."""
+    out, clean = tmp_path / "out", tmp_path / "clean"
+    assert _boot(clean, 3) == 0
+    ledger = Ledger(out)
+    settings = {
+        "distribution": "twogaussians",
+        "learner": "lda",
+        "m": 20,
+        "n_repeats": 3,
+        "n_bootstraps": 2,
+        "seed": 0,
+        "target_sizes": [10, 13, 16, 18, 20],
+    }
+    ledger.start("lda_m20", settings)  # as a killed run leaves it
+    parts = out / "parts" / "lda_m20"
+    parts.mkdir(parents=True)
+    (parts / "rep000000.pkl").write_bytes(b"\\x80\\x04truncated")
+    (parts / "rep000001.pkl").write_text("a foreign file")
+    assert _boot(out, 3) == 0
+    assert "did not read back whole" in capsys.readouterr().err
+    assert (out / "lda_m20.csv.gz").read_bytes() == (clean / "lda_m20.csv.gz").read_bytes()
