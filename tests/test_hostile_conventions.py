@@ -20,7 +20,6 @@ import queue
 import warnings
 
 import numpy as np
-import pandas as pd
 import pytest
 import scipy.sparse as sp
 from sklearn.linear_model import LogisticRegression, Ridge
@@ -35,6 +34,7 @@ from cvbook.dependence import BlockedKFold, intraclass_correlation
 from cvbook.intervals import holdout_interval
 from cvbook.stored_values import _store_cell
 
+pd = pytest.importorskip("pandas")  # DataFrame inputs; not in the minimum-versions env
 X = np.random.default_rng(0).normal(size=(30, 3))
 
 

@@ -11,7 +11,6 @@ DataFrame, a list, a ``scipy.sparse`` matrix) gives what the array gives.
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import pytest
 import scipy.sparse as sp
 from sklearn.exceptions import NotFittedError
@@ -22,6 +21,7 @@ from cvbook.records import RecordKeyError
 from cvbook.studies import bootstrap as B
 from cvbook.studies import dependence as D
 
+pd = pytest.importorskip("pandas")  # DataFrame inputs; not in the minimum-versions env
 rng = np.random.default_rng
 X20 = np.random.default_rng(0).standard_normal((20, 2))
 Y20 = np.where(np.arange(20) % 2 == 0, 1, -1)
