@@ -117,7 +117,7 @@ $(STAMP_MIN): pyproject.toml constraints-min.txt
 unit-min: $(STAMP_MIN)  ## unit tests and doctests at the minimum versions (cached .venv-min)
 	$(call timed,unit-min,$(VENV_MIN)/bin/python -m pytest -p no:cacheprovider -q $(call xdist,load) $(UNIT_ARGS) \
 	    --ignore=tests/booktoc.py --ignore=tests/test_book.py --ignore=tests/test_environment.py \
-	    --ignore=tests/test_executed.py)
+	    --ignore=tests/nbval_executed.py --ignore=tests/test_executed.py)
 
 # Two pytest processes, each on chapters of about half the measured cost
 # (CVBOOK_PAPERMILL_SHARD), so that a chapter's runs stay in one process; WORKERS=1 runs
