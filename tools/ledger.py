@@ -16,6 +16,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -26,6 +27,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 from booktoc import chapter_notebooks  # noqa: E402
 
+from cvbook.book import format_number  # noqa: E402
 from cvbook.claims import CLAIMS_MIME  # noqa: E402
 
 PAGE = ROOT / "ledger.md"
@@ -66,6 +68,11 @@ def _title(nb_path: Path) -> str:
     return nb_path.stem
 
 
+def _minus(text: str) -> str:
+    """A minus before a digit in running text as the true minus, as the book prints it."""
+    return re.sub(r"(?<![\w.])-(?=\d)", "\u2212", text)
+
+
 def render() -> str:
     """The text of ``ledger.md``."""
     parts: list[str] = []
@@ -81,10 +88,10 @@ def render() -> str:
         parts.append(f"\n## {_title(nb_path)}\n")
         parts.append(f"{{doc}}`The chapter <{doc}>`: {n_shown} of {len(claims)} claims shown.\n")
         for c in claims:
-            z = f", z = {c['z']:+.1f}" if c.get("z") is not None else ""
+            z = f", z = {format_number(c['z'], '+.1f')}" if c.get("z") is not None else ""
             parts.append(
-                f"- **{c['sentence']}** — *{c['verdict']}*. "
-                f"Target: {c['target']}. Estimate: {c['numbers']}{z}; asks {c['test']}. "
+                f"- **{_minus(c['sentence'])}** — *{c['verdict']}*. "
+                f"Target: {_minus(c['target'])}. Estimate: {c['numbers']}{z}; asks {c['test']}. "
                 f"(`{c['id']}`)"
             )
     summary = f"In all, {shown} of {total} claims are shown." if total else "No claims yet."
