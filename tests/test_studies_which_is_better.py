@@ -9,6 +9,8 @@ from cvbook.datasets import Twonorm
 from cvbook.datasets.synthetic import true_risk
 from cvbook.studies.across_datasets import (
     SCENARIOS,
+    pool_trial,
+    run_pool,
     run_suites,
     scores_by_dataset,
     suite_trial,
@@ -136,6 +138,13 @@ def test_majority_stratified_switch_off():
     strat = summarize_majority(run_majority(n=100, n_repeats=300, random_state=5, stratified=True))
     assert plain["miss_all_pairs"]["rate"] > 0.07
     assert strat["miss_all_pairs"]["rate"] < 0.06
+    # stratified, the fold models still disagree only near an exact tie of the sample;
+    # plain shuffled folds at p = 1/2 disagree far more often
+    dis = {
+        s: run_majority(n=100, n_repeats=300, random_state=5, stratified=s)["disagree"].mean()
+        for s in (False, True)
+    }
+    assert dis[True] < 0.2 < dis[False]
     with pytest.raises(TypeError, match="stratified"):
         majority_trial(np.random.default_rng(0), n=40, stratified="yes")
 
@@ -145,3 +154,31 @@ def test_suites_paired_t_on_the_mean():
     assert r["ttest"] in (-1.0, 0.0, 1.0)
     rec = run_suites("better", n_repeats=20, random_state=2)
     assert summarize_suites(rec)["ttest"]["A"]["rate"] > 0.5
+
+
+def test_pool_trial_with_c_last_is_suite_trial():
+    # with C last, pool_trial scores the very suite of suite_trial under the same seed
+    for seed in range(8):
+        for sc in ("better", "skewed"):
+            a = pool_trial(np.random.default_rng(seed), sc)
+            b = suite_trial(np.random.default_rng(seed), sc)
+            assert (a["nemenyi_last"], a["ttest"]) == (b["nemenyi"], b["ttest"])
+        assert pool_trial(np.random.default_rng(seed), "equal")["n_losses"] == 0
+
+
+def test_pool_moves_nemenyis_verdict_on_a_and_b():
+    rec = run_pool("better", n_repeats=200, random_state=3)
+    last, rand = rec["nemenyi_last"] < 0, rec["nemenyi_random"] < 0
+    # C last on every data set: |R_A - R_B| = |1 - 2w/13| exceeds the CD (0.919) only when
+    # A beats B on all 13 data sets (w = 13)
+    c = rec["c_last_all"] == 1
+    assert c.mean() > 0.9
+    assert np.array_equal(last[c], rec["a_wins_all"][c] == 1)
+    # placing C at random (A and B unchanged) names A far more often
+    assert rand.mean() - last.mean() > 0.2
+    off = run_pool("skewed", n_repeats=5, nemenyi=False, random_state=3)
+    assert np.all(np.isnan(off["nemenyi_last"])) and set(off["ttest"]) <= {-1.0, 0.0, 1.0}
+    with pytest.raises(TypeError, match="nemenyi"):
+        pool_trial(np.random.default_rng(0), nemenyi="yes")
+    with pytest.raises(ValueError, match="scenario"):
+        run_pool("bettr", n_repeats=3)

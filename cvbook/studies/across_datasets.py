@@ -26,6 +26,12 @@ procedure names a winner between A and B or none:
 * ``ttest``: the paired t test of the mean difference over the data sets at 5 % (the
   mean difference with its uncertainty across data sets, the book's recommendation).
 
+**The pool** (:func:`pool_trial`, :func:`run_pool`): the same suite scored with C last
+and with C placed at random relative to A and B (:data:`C_PLACEMENTS`), A and B
+unchanged -- the switch-off showing that Nemenyi's verdict on A against B depends on the
+other learners ranked with them -- and, for long runs of the paired t alone, the number
+of data sets on which A is truly worse.
+
 Wilcoxon's test and the Bayesian signed-rank test do not aim at ``E delta``: Wilcoxon
 tests whether the differences are symmetric about zero (its estimate is their
 pseudo-median, the Hodges--Lehmann median of the pairwise averages), and the Bayesian
@@ -35,6 +41,7 @@ targets and ``E delta`` part.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -47,10 +54,13 @@ from ..simulation import repeat
 from ..validation import check_int, check_option, check_rng
 
 __all__ = [
+    "C_PLACEMENTS",
     "PROCEDURES",
     "SCENARIOS",
     "SHARED",
     "TABLE1_LEARNERS",
+    "pool_trial",
+    "run_pool",
     "run_suites",
     "scores_by_dataset",
     "suite_trial",
@@ -261,3 +271,125 @@ def summarize_suites(records: Mapping[str, np.ndarray], level: float = 0.95) -> 
             lo, hi = clopper_pearson_interval(k, n, 1 - level)
             out[proc][key] = {"rate": k / n, "lo": float(lo), "hi": float(hi), "k": k, "n": n}
     return out
+
+
+#: Where the third learner C stands in :func:`pool_trial` (its true risk on data set j).
+C_PLACEMENTS: dict[str, str] = {
+    "last": "b_j + 0.03: worse than A and B on every data set (the suites of suite_trial)",
+    "random": "b_j - 0.01 + N(0, 0.03^2): above, between or below A and B, data set by data set",
+}
+
+
+@functools.lru_cache(maxsize=32)
+def _t_crit(n_datasets: int) -> float:
+    return float(stats.t.isf(0.025, n_datasets - 1))
+
+
+def pool_trial(
+    rng: np.random.Generator,
+    scenario: str = "better",
+    n_datasets: int = 13,
+    nemenyi: bool = True,
+) -> dict[str, float]:
+    """One suite, its third learner C placed two ways: does Nemenyi's verdict on A vs B move?
+
+    The suite is drawn as in :func:`suite_trial` (under the same ``rng``, the same
+    ``b_j``, ``delta_j``, test sets and noise: with C last, the same scores). A and B
+    are scored once; C is scored twice from the same noise, with its true risk placed as
+    in :data:`C_PLACEMENTS`: always last (``b_j + 0.03``, the suites of
+    :func:`suite_trial`) or at random relative to A and B. Only C moves, so
+    any change in Friedman + Nemenyi's verdict on A against B comes from the pool --
+    the objection of Benavoli, Corani and Mangili to mean-rank post-hoc tests.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    scenario : str, default="better"
+        A key of :data:`SCENARIOS`.
+    n_datasets : int, default=13
+        Data sets in the suite, in ``[5, 20]``.
+    nemenyi : bool, default=True
+        Run Friedman + Nemenyi (about 1 ms each); ``False`` leaves the ``nemenyi_*``
+        entries NaN, for long runs of the paired t alone.
+
+    Returns
+    -------
+    dict
+        ``nemenyi_last`` and ``nemenyi_random``: -1 (A named better), +1 (B) or 0, with
+        C last and with C at random; ``ttest``: the paired t's verdict on A vs B at 5 %
+        (as in :func:`suite_trial`); ``a_wins_all``: 1 if A's observed error is below
+        B's on every data set; ``c_last_all``: 1 if, C placed last, C's observed error
+        is the worst on every data set; ``n_losses``: the data sets with
+        ``delta_j > 0`` (A truly worse).
+
+    Examples
+    --------
+    >>> r = pool_trial(np.random.default_rng(0))
+    >>> sorted(r)[:3]
+    ['a_wins_all', 'c_last_all', 'n_losses']
+    >>> pool_trial(np.random.default_rng(0), "equal")["n_losses"]
+    0.0
+    """
+    rng = check_rng(rng, "rng")
+    check_option(scenario, "scenario", SCENARIOS)
+    n_datasets = check_int(n_datasets, "n_datasets", minimum=5, maximum=20)
+    if not isinstance(nemenyi, (bool, np.bool_)):
+        raise TypeError(f"nemenyi must be True or False, got {nemenyi!r}")
+    base = rng.uniform(0.05, 0.30, n_datasets)
+    delta = _draw_delta(rng, scenario, n_datasets)
+    n_test = np.exp(rng.uniform(np.log(200), np.log(5000), n_datasets)).round().astype(int)
+    common = rng.standard_normal((n_datasets, 1))
+    own = rng.standard_normal((n_datasets, 3))
+    # drawn last, so that with C last the suite is suite_trial's under the same rng
+    c_random = base - 0.01 + rng.normal(0.0, 0.03, n_datasets)
+    noise = np.sqrt(SHARED) * common + np.sqrt(1 - SHARED) * own
+    out: dict[str, float] = {"n_losses": float(np.sum(delta > 0))}
+    for place, c_risk in (("last", base + 0.03), ("random", c_random)):
+        risks = np.column_stack([base + delta, base, c_risk]).clip(0.0, 1.0)
+        scores = risks + np.sqrt(risks * (1 - risks) / n_test[:, None]) * noise
+        if place == "last":
+            out["c_last_all"] = float(np.all(scores[:, 2] > scores[:, :2].max(axis=1)))
+            diff = scores[:, 0] - scores[:, 1]
+            out["a_wins_all"] = float(np.all(diff < 0))
+            # the paired t at 5 % of suite_trial, as |t| > t_{0.975, m - 1} (scipy's
+            # ttest_1samp costs more than the rest of the trial)
+            t_stat = diff.mean() / (diff.std(ddof=1) / np.sqrt(n_datasets))
+            out["ttest"] = float(np.sign(t_stat)) if abs(t_stat) > _t_crit(n_datasets) else 0.0
+        verdict = np.nan
+        if nemenyi:
+            fr = friedman_test(scores)
+            gap = fr.mean_ranks[0] - fr.mean_ranks[1]
+            big = fr.p_value < 0.05 and abs(gap) > nemenyi_cd(n_datasets, 3)
+            verdict = float(np.sign(gap)) if big else 0.0
+        out[f"nemenyi_{place}"] = verdict
+    return out
+
+
+def run_pool(
+    scenario: str = "better",
+    n_repeats: int = 1000,
+    n_datasets: int = 13,
+    nemenyi: bool = True,
+    random_state: Any = 0,
+    n_jobs: int | None = None,
+) -> dict[str, np.ndarray]:
+    """:func:`pool_trial` on ``n_repeats`` independent suites.
+
+    Examples
+    --------
+    >>> r = run_pool(n_repeats=3)
+    >>> r["nemenyi_last"].shape, r["nemenyi_random"].shape
+    ((3,), (3,))
+    """
+    check_option(scenario, "scenario", SCENARIOS)
+    n_repeats = check_int(n_repeats, "n_repeats", minimum=2)
+    rows = repeat(
+        pool_trial,
+        n_repeats,
+        random_state=random_state,
+        n_jobs=n_jobs,
+        scenario=scenario,
+        n_datasets=n_datasets,
+        nemenyi=nemenyi,
+    )
+    return {k: np.array([r[k] for r in rows], dtype=float) for k in rows[0]}

@@ -16,8 +16,10 @@ majority vote (predict the most frequent label of the training part; scikit-lear
 ``DummyClassifier()``), B = always predict -1, labels ``+1`` with probability ``p``,
 independent of everything. Both fold models' risks are exact (``1 - p`` or ``p``),
 hence ``Delta_K``. At ``p = 1/2`` the majority of a training part is a near tie that one
-point can flip -- the loss-stability condition of Bayle et al. fails -- and the fold's
-own composition decides it; at ``p = 0.7`` the majority is never near a tie.
+point can flip -- the loss-stability condition of Bayle et al. fails -- and, with plain
+shuffled folds, the fold's own composition decides it. Stratified folds
+(``stratified=True``) fix each fold's label composition to the sample's and cut that
+link: the switch-off of chapter 10.
 """
 
 from __future__ import annotations
@@ -306,8 +308,9 @@ def majority_trial(
     dict
         ``delta_k`` (exact), ``est``, ``cover_<variance>`` (Bayle et al.'s 95 % interval
         covers ``delta_k``), ``err_a`` (A's K-fold test error, exact), ``cv_a`` (A's CV
-        estimate) and ``cover_a`` (chapter 7's ``cv_wald_interval``, within folds,
-        covers ``err_a``).
+        estimate), ``cover_a`` (chapter 7's ``cv_wald_interval``, within folds,
+        covers ``err_a``) and ``disagree`` (1 if the fold models do not all predict
+        the same label).
 
     Examples
     --------
@@ -331,7 +334,7 @@ def majority_trial(
         warnings.simplefilter("ignore", UserWarning)
         folds = list(splitter.split(X, y))
     loss_fn = zero_one_losses
-    la, lb, risk_a = [], [], []
+    la, lb, risk_a, labels = [], [], [], []
     for train, test in folds:
         # DummyClassifier(strategy="most_frequent")'s rule, without its fitting cost:
         # +1 when +1 is the strict majority of the training part, else -1 (a tie goes to
@@ -340,8 +343,10 @@ def majority_trial(
         la.append(loss_fn(y[test], np.full(len(test), label)))
         lb.append(loss_fn(y[test], np.full(len(test), -1)))
         risk_a.append(1 - p if label == 1 else p)
+        labels.append(label)
     err_a = float(np.mean(risk_a))
     out: dict[str, float] = {"delta_k": err_a - p, "err_a": err_a}
+    out["disagree"] = float(len(set(labels)) > 1)
     for variance in VARIANCES:
         r = cv_compare_from_losses(la, lb, variance=variance)
         out[f"cover_{variance}"] = float(r.covers(out["delta_k"]))
