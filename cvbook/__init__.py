@@ -130,6 +130,9 @@ floor  module                                 chapter     what it holds
 5      :mod:`cvbook.runs.bootstrap`           9           The long run behind chapter 9: the
                                                           bootstrap family against cross-
                                                           validation.
+5      :mod:`cvbook.runs.cli`                 –           What the drivers' command lines share:
+                                                          the parser, its common options and
+                                                          their checks.
 5      :mod:`cvbook.runs.table1`              –           The Table 1 sweep on disk: command
                                                           line, one record per run, resume,
                                                           summary files.

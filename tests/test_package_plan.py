@@ -64,6 +64,7 @@ FLOORS: dict[str, int] = {
     "cvbook.runs.which_is_better": 5,
     "cvbook.runs.dependence": 5,
     "cvbook.runs.bootstrap": 5,
+    "cvbook.runs.cli": 5,
     "cvbook.runs.table1": 5,
 }
 # package map: end

@@ -20,7 +20,6 @@ whole is made again.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import gzip
 import io
@@ -48,6 +47,7 @@ from ..validation import (
     check_random_state,
     name_options,
 )
+from . import cli
 
 __all__ = ["load_results", "main", "read_records", "save_results", "write_records"]
 
@@ -289,14 +289,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ...
     SystemExit: 0
     """
-    parser = argparse.ArgumentParser(
-        prog="python -m cvbook.runs.coverage",
-        description="Coverage and tightness of risk estimates on a known distribution.",
-    )
-    parser.add_argument(
-        "--out",
-        required=True,
-        help="output path: OUT.records.csv.gz and OUT.json are written (OUT kept as given)",
+    parser = cli.command_parser(
+        "cvbook.runs.coverage",
+        "Coverage and tightness of risk estimates on a known distribution.",
+        out_help="output path: OUT.records.csv.gz and OUT.json are written (OUT kept as given)",
     )
     parser.add_argument("--distribution", default="twogaussians", choices=DISTRIBUTIONS)
     parser.add_argument("--learner", default="default", choices=LEARNERS)
@@ -307,8 +303,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--n-splits", type=int, default=5)
     parser.add_argument("--n-fresh", type=int, default=100_000)
     parser.add_argument("--tune-k", action="store_true")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--n-jobs", type=int, default=None)
+    cli.add_seed_and_jobs(parser, n_jobs=None)
     parser.add_argument("--no-progress", action="store_true")
     parser.add_argument(
         "--checkpoint",
@@ -394,8 +389,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             ledger.forget(out.name)  # nothing made: the part does not bind the next run
         parser.error(name_options(str(err), options))
     provenance = {
-        "command": "python -m cvbook.runs.coverage "
-        + " ".join(sys.argv[1:] if argv is None else list(argv)),
+        "command": cli.command("cvbook.runs.coverage", argv),
         "parameters": {
             key: value
             for key, value in vars(args).items()

@@ -50,6 +50,7 @@ from ..validation import (
     check_random_state,
     name_options,
 )
+from . import cli
 
 __all__ = [
     "LEARNING_CURVE",
@@ -193,8 +194,7 @@ def _main_learning_curve(args: argparse.Namespace, out: Path, argv: Sequence[str
             ledger.forget("learning_curve")  # nothing made: it does not bind the next run
         raise
     provenance = {
-        "command": "python -m cvbook.runs.intervals "
-        + " ".join(sys.argv[1:] if argv is None else list(argv)),
+        "command": cli.command("cvbook.runs.intervals", argv),
         "parameters": {"seed": args.seed + 200, "plan": plan, "scale": args.scale},
         "versions": package_versions(),
         "commit": commit,
@@ -229,13 +229,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ...
     SystemExit: 0
     """
-    parser = argparse.ArgumentParser(
-        prog="python -m cvbook.runs.intervals",
-        description="Coverage of the risk intervals and error rates of the learner "
+    parser = cli.command_parser(
+        "cvbook.runs.intervals",
+        "Coverage of the risk intervals and error rates of the learner "
         "comparisons of chapter 7, on distributions with known risk.",
+        out_default="results/intervals",
     )
-    parser.add_argument("--out", default="results/intervals", help="output folder")
-    parser.add_argument("--seed", type=int, default=2028)
+    cli.add_seed_and_jobs(parser, seed=2028)
     parser.add_argument(
         "--scale",
         type=float,
@@ -251,7 +251,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--n-fresh", type=int, default=20_000, help="fresh points for a risk that is not exact"
     )
-    parser.add_argument("--n-jobs", type=int, default=1)
     parser.add_argument(
         "--learning-curve",
         action="store_true",
@@ -360,8 +359,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(name_options(str(err), options))
     coverage, comparison = _concat(pieces), _concat(comps)
     provenance = {
-        "command": "python -m cvbook.runs.intervals "
-        + " ".join(sys.argv[1:] if argv is None else list(argv)),
+        "command": cli.command("cvbook.runs.intervals", argv),
         "parameters": {
             "seed": args.seed,
             "plan": plan,

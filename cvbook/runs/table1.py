@@ -26,7 +26,6 @@ refused.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import platform
@@ -62,6 +61,7 @@ from ..validation import (
     check_output_path,
     name_options,
 )
+from . import cli
 
 __all__ = ["enrich_runs", "load_runs", "main", "run_sweep", "table_csv"]
 
@@ -383,10 +383,9 @@ def enrich_runs(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: ``python -m cvbook.runs.table1 --out results/table1 --n-jobs 2``."""
-    p = argparse.ArgumentParser(
-        prog="python -m cvbook.runs.table1", description=__doc__.splitlines()[0]
+    p = cli.command_parser(
+        "cvbook.runs.table1", __doc__.splitlines()[0], out_default="results/table1"
     )
-    p.add_argument("--out", default="results/table1", help="output folder")
     p.add_argument("--n-jobs", type=int, default=2)
     p.add_argument(
         "--datasets",
