@@ -64,10 +64,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Examples
     --------
-    >>> main(["--help"])  # doctest: +ELLIPSIS
+    A bad option stops the run before anything is written (every m is at least MIN_M):
+
+    >>> main(["--out", "x", "--m", "3"])
     Traceback (most recent call last):
-    ...
-    SystemExit: 0
+    SystemExit: 2
     """
     parser = cli.command_parser(
         "cvbook.runs.bootstrap", "Bootstrap estimates and cross-validation against the known risk."

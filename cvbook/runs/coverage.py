@@ -284,10 +284,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Examples
     --------
-    >>> main(["--help"])  # doctest: +ELLIPSIS
+    A bad option stops the run before anything is written (K-fold needs k of at least 3):
+
+    >>> main(["--out", "x", "--k", "2"])
     Traceback (most recent call last):
-    ...
-    SystemExit: 0
+    SystemExit: 2
     """
     parser = cli.command_parser(
         "cvbook.runs.coverage",

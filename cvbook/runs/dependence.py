@@ -43,10 +43,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Examples
     --------
-    >>> main(["--help"])  # doctest: +ELLIPSIS
+    A bad option stops the run before anything is written (phi must lie in (-1, 1)):
+
+    >>> main(["--out", "x", "--phi", "1"])
     Traceback (most recent call last):
-    ...
-    SystemExit: 0
+    SystemExit: 2
     """
     parser = cli.command_parser(
         "cvbook.runs.dependence",

@@ -224,10 +224,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Examples
     --------
-    >>> main(["--help"])  # doctest: +ELLIPSIS
+    A bad option stops the run before anything is written (a seed is a non-negative integer):
+
+    >>> main(["--seed", "-1"])
     Traceback (most recent call last):
-    ...
-    SystemExit: 0
+    SystemExit: 2
     """
     parser = cli.command_parser(
         "cvbook.runs.intervals",

@@ -41,10 +41,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Examples
     --------
-    >>> main(["--help"])  # doctest: +ELLIPSIS
+    A bad option stops the run before anything is written (n must be at least 40):
+
+    >>> main(["--out", "x", "--n", "20"])
     Traceback (most recent call last):
-    ...
-    SystemExit: 0
+    SystemExit: 2
     """
     parser = cli.command_parser(
         "cvbook.runs.which_is_better",
