@@ -43,7 +43,7 @@ from scipy import stats
 
 from ..bounds import clopper_pearson_interval
 from ..ranking import bayesian_signed_rank, friedman_test, nemenyi_cd, wilcoxon_test
-from ..simulation import repeat
+from ..simulation import columns, repeat
 from ..validation import check_int, check_option, check_rng
 
 __all__ = [
@@ -232,7 +232,7 @@ def run_suites(
         scenario=scenario,
         n_datasets=n_datasets,
     )
-    return {k: np.array([r[k] for r in rows], dtype=float) for k in rows[0]}
+    return columns(rows, dtype=float)
 
 
 def summarize_suites(records: Mapping[str, np.ndarray], level: float = 0.95) -> dict[str, Any]:

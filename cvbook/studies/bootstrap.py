@@ -679,7 +679,7 @@ def class_mix_study(
         n_bootstraps=n_bootstraps,
         target_sizes=tuple(target_sizes),
     )
-    values = {k: np.array([r[k] for r in rows], dtype=float) for k in rows[0]}
+    values = simulation.columns(rows, dtype=float)
     return BootstrapStudy(values=values, m=m, learner=learner, distribution="twogaussians")
 
 
@@ -821,7 +821,7 @@ def bootstrap_study(
         n_fresh=n_fresh,
         checkpoint=checkpoint,
     )
-    values = {k: np.array([r[k] for r in rows], dtype=float) for k in rows[0]}
+    values = simulation.columns(rows, dtype=float)
     return BootstrapStudy(values=values, m=m, learner=learner, distribution=distribution)
 
 

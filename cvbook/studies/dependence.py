@@ -56,7 +56,7 @@ from ..book import int_seed
 from ..bounds import clopper_pearson_interval
 from ..dependence import BlockedKFold, intraclass_correlation
 from ..provenance import atomic_write
-from ..simulation import repeat
+from ..simulation import columns, repeat
 from ..stats import power_of_two_scale
 from ..validation import (
     ArgumentTypeError,
@@ -483,7 +483,7 @@ def _study(trial, name, values, n_repeats, random_state, n_jobs, kwargs):
             reps = repeat(
                 trial, n_repeats, random_state=child, n_jobs=n_jobs, **{name: value}, **kwargs
             )
-        out[value] = {k: np.array([r[k] for r in reps]) for k in reps[0]}
+        out[value] = columns(reps)
     return out
 
 
@@ -742,7 +742,7 @@ def lagged_study(
             reps = repeat(
                 lagged_trial, n_repeats, random_state=child, n_jobs=n_jobs, case=case, **kwargs
             )
-        out[case] = {k: np.array([r[k] for r in reps]) for k in reps[0]}
+        out[case] = columns(reps)
     return out
 
 
@@ -867,7 +867,7 @@ def esl_study(
     """
     with threadpool_limits(limits=1):  # tiny problems: BLAS/OpenMP threads only cost time
         reps = repeat(esl_trial, n_repeats, random_state=random_state, n_jobs=n_jobs, **kwargs)
-    return {key: np.array([r[key] for r in reps]) for key in reps[0]}
+    return columns(reps)
 
 
 def preprocessing_trial(
@@ -1055,7 +1055,7 @@ def leakage_study(
         )
     with threadpool_limits(limits=1):  # tiny problems: BLAS/OpenMP threads only cost time
         reps = repeat(trial, n_repeats, random_state=random_state, n_jobs=n_jobs, **kwargs)
-    return {key: np.array([r[key] for r in reps]) for key in reps[0]}
+    return columns(reps)
 
 
 # --------------------------------------------------------------------------- records
