@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .book import format_number, format_pm, publish
@@ -91,7 +91,7 @@ class Claim:
     value: float
     margin: float | None
     z_rule: float | None
-    reason: str | None = None
+    reason: str | None = field(default=None, repr=False)
 
     @property
     def z(self) -> float | None:
@@ -168,6 +168,8 @@ class Claim:
     def record(self) -> dict[str, Any]:
         """The claim as a JSON-ready dict (its fields, ``z``, ``test`` and ``verdict``)."""
         out = asdict(self)
+        if self.reason is None:  # only a claim not made carries a reason
+            del out["reason"]
         out.update(z=self.z, test=self.test, verdict=self.verdict, numbers=self.numbers())
         return {
             k: (None if isinstance(v, float) and not math.isfinite(v) else v)

@@ -197,20 +197,13 @@ def columns(rows: Sequence[Any], dtype: Any = None) -> Any:
     return {key: columns([row[key] for row in rows], dtype) for key in first}
 
 
-def repeat_columns(
-    func: Callable[..., Any],
-    n_repeats: int,
-    random_state: Any = None,
-    n_jobs: int | None = None,
-    progress: bool = False,
-    desc: str | None = None,
-    checkpoint: str | os.PathLike | None = None,
-    **kwargs: Any,
-) -> Any:
+def repeat_columns(func: Callable[..., Any], n_repeats: int, **kwargs: Any) -> Any:
     """:func:`repeat`, with its results handed back as :func:`columns`.
 
-    The arguments are :func:`repeat`'s; the result is ``columns(repeat(...))``: for a
-    ``func`` that returns a dict, a dict of arrays with one entry per repetition.
+    The arguments are :func:`repeat`'s (``random_state``, ``n_jobs``, ``progress``,
+    ``desc``, ``checkpoint``, then ``func``'s own keywords); the result is
+    ``columns(repeat(...))``: for a ``func`` that returns a dict, a dict of arrays with
+    one entry per repetition.
 
     Examples
     --------
@@ -223,17 +216,7 @@ def repeat_columns(
     >>> bool(cols["mean"][2] == repeat(draw, 4, random_state=0)[2]["mean"])
     True
     """
-    rows = repeat(
-        func,
-        n_repeats,
-        random_state=random_state,
-        n_jobs=n_jobs,
-        progress=progress,
-        desc=desc,
-        checkpoint=checkpoint,
-        **kwargs,
-    )
-    return columns(rows)
+    return columns(repeat(func, n_repeats, **kwargs))
 
 
 def saved_repetitions(checkpoint: str | os.PathLike) -> list[int]:
