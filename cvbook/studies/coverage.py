@@ -63,6 +63,7 @@ from ..book import format_pm
 from ..bounds import clopper_pearson_interval, clopper_pearson_upper
 from ..ckcv import CompleteKCV
 from ..datasets.synthetic import DISTRIBUTIONS, make_distribution, true_risk
+from ..risk import fit_and_score
 from ..simulation import repeat
 from ..stats import paired_difference
 from ..validation import (
@@ -337,10 +338,8 @@ def coverage_trial(
             held = clone(estimator).fit(X_tr, y_tr)
             held_errors = int(np.sum(held.predict(X_te) != y_te))
             held_risk = risk(held)
-            fold_errors = []
-            for tr, te in KFold(k, shuffle=True, random_state=int(s[2]) + k).split(X):
-                model = clone(estimator).fit(X[tr], y[tr])
-                fold_errors.append(np.mean(model.predict(X[te]) != y[te]))
+            folds = KFold(k, shuffle=True, random_state=int(s[2]) + k).split(X)
+            fold_errors = fit_and_score(estimator, X, y, folds, lambda t, p: np.mean(p != t))
             mean, std = float(np.mean(fold_errors)), float(np.std(fold_errors, ddof=1))
             for delta in delta_values:
                 rows.append(
