@@ -26,7 +26,6 @@ from cvbook.studies.coverage import (
     coverage_trial,
     fold_spread_rule,
     format_table,
-    paired_summary,
     run_coverage,
     select_records,
     summarize,
@@ -206,33 +205,6 @@ def test_coverage_interval_holds_the_estimate(counts, alpha):
     # a wider level gives a wider interval
     lo2, hi2 = coverage_interval(held, r, alpha / 10)
     assert lo2 <= lo and hi <= hi2
-
-
-def test_paired_difference():
-    rng = np.random.default_rng(0)
-    shared = rng.normal(size=400)
-    a, b = shared + 0.1 + 0.01 * rng.normal(size=400), shared
-    out = paired_summary(a, b)
-    assert out["diff"] == pytest.approx(np.mean(a - b))
-    assert out["se"] == pytest.approx(np.std(a - b, ddof=1) / 20)
-    assert out["z"] > 50 and out["n"] == 400  # pairing removes the shared spread
-    assert paired_summary([1.0, 2.0], [0.0, 1.0])["z"] == np.inf
-    assert paired_summary([1.0, 2.0], [1.0, 2.0])["z"] == 0.0
-
-
-@pytest.mark.parametrize(
-    "a, b, match",
-    [
-        ([1.0], [1.0], "at least 2"),
-        ([1.0, 2.0], [1.0], "paired"),
-        ([[1.0, 2.0]], [[1.0, 2.0]], "one-dimensional"),
-        ([1.0, np.nan], [1.0, 2.0], "finite"),
-        (["a", "b"], [1.0, 2.0], "a must hold numbers"),
-    ],
-)
-def test_paired_difference_refuses(a, b, match):
-    with pytest.raises(ValueError, match=match):
-        paired_summary(a, b)
 
 
 def test_select_records_aligns_repetitions(small_run):
