@@ -17,7 +17,7 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.model_selection import ShuffleSplit, StratifiedShuffleSplit, train_test_split
 
-from .risk import Loss, check_target, empirical_risk, fit_and_score
+from .risk import Loss, check_target, empirical_risk, score_splits
 from .validation import (
     check_1d_labels,
     check_bool,
@@ -226,7 +226,7 @@ def holdout_risks(
         n_splits=n_splits, test_size=test_size, random_state=_split_seed(random_state)
     )
     score = lambda y_val, y_pred: empirical_risk(y_val, y_pred, loss=loss)  # noqa: E731
-    return np.asarray(fit_and_score(estimator, X, y, splitter.split(X, y), score))
+    return np.asarray(score_splits(estimator, X, y, splitter.split(X, y), score))
 
 
 @dataclass(frozen=True)

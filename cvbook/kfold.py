@@ -29,7 +29,7 @@ from sklearn.base import clone
 from sklearn.model_selection import KFold, StratifiedKFold
 
 from .holdout import Selection, clone_estimator
-from .risk import Loss, check_target, empirical_risk, fit_and_score
+from .risk import Loss, check_target, empirical_risk, score_splits
 from .validation import (
     check_1d_labels,
     check_bool,
@@ -215,7 +215,7 @@ def kfold_from_scratch(
     folds = kfold_indices(len(y), n_splits, random_state)
     splits = [(np.setdiff1d(np.arange(len(y)), test), test) for test in folds]  # S but the fold
     score = lambda y_test, y_pred: empirical_risk(y_test, y_pred, loss=loss)  # noqa: E731
-    return np.asarray(fit_and_score(estimator, X, y, splits, score))
+    return np.asarray(score_splits(estimator, X, y, splits, score))
 
 
 @dataclass(frozen=True)
@@ -349,7 +349,7 @@ def kfold_risks(
         raise ValueError(f"cv has n_splits={n_cv} folds, more than the m={len(y)} points")
     splits = check_train_test_splits(cv.split(X, y) if hasattr(cv, "split") else cv, len(y), "cv")
     score = lambda y_test, y_pred: empirical_risk(y_test, y_pred, loss=loss)  # noqa: E731
-    risks = fit_and_score(estimator, X, y, splits, score)
+    risks = score_splits(estimator, X, y, splits, score)
     sizes = [len(test) for _, test in splits]
     return FoldRisks(risks=np.asarray(risks), sizes=np.asarray(sizes))
 

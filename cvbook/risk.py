@@ -41,10 +41,10 @@ __all__ = [
     "count_errors",
     "draw_sample",
     "empirical_risk",
-    "fit_and_score",
     "fit_predict",
     "model_risk",
     "resolve_loss",
+    "score_splits",
     "squared_losses",
     "zero_one_losses",
 ]
@@ -342,7 +342,7 @@ def fit_predict(estimator: Any, X: np.ndarray, y: np.ndarray, train: Any, test: 
     """Fit a clone of ``estimator`` on ``X[train], y[train]``; its predictions on ``X[test]``.
 
     The one fit-and-predict step of the package: the methods and the studies that score
-    a model on held-out points call it (through :func:`fit_and_score` when they loop
+    a model on held-out points call it (through :func:`score_splits` when they loop
     over splits). It checks nothing: its callers check their arguments at their door.
 
     Examples
@@ -355,7 +355,7 @@ def fit_predict(estimator: Any, X: np.ndarray, y: np.ndarray, train: Any, test: 
     return clone(estimator).fit(X[train], y[train]).predict(X[test])
 
 
-def fit_and_score(
+def score_splits(
     estimator: Any,
     X: np.ndarray,
     y: np.ndarray,
@@ -379,7 +379,7 @@ def fit_and_score(
     >>> from sklearn.dummy import DummyClassifier
     >>> X, y = np.zeros((6, 1)), np.array([0, 0, 0, 0, 1, 1])
     >>> splits = [([0, 1, 2, 3], [4, 5]), ([2, 3, 4, 5], [0, 1])]
-    >>> fit_and_score(DummyClassifier(), X, y, splits, lambda t, p: float(np.mean(p != t)))
+    >>> score_splits(DummyClassifier(), X, y, splits, lambda t, p: float(np.mean(p != t)))
     [1.0, 0.0]
     """
     return [score(y[test], fit_predict(estimator, X, y, train, test)) for train, test in splits]

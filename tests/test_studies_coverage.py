@@ -17,9 +17,9 @@ from cvbook.ckcv import CompleteKCV
 from cvbook.datasets import TwoGaussians, Twonorm, monte_carlo_risk
 from cvbook.datasets.synthetic import linear_rule, make_distribution
 from cvbook.runs import coverage as runs
-from cvbook.runs.coverage import load_results, read_records, save_results, write_records
-from cvbook.studies import coverage
-from cvbook.studies.coverage import (
+from cvbook.runs.coverage import read_records, read_results, write_records, write_results
+from cvbook.studies import bound_coverage as coverage
+from cvbook.studies.bound_coverage import (
     METHODS,
     binomial_se,
     coverage_interval,
@@ -375,8 +375,8 @@ def test_public_functions_name_the_bad_argument(call, match):
 
 
 def test_save_and_load_roundtrip(tmp_path, small_run):
-    save_results(tmp_path / "run", small_run, {"seed": 1})
-    records, prov = load_results(tmp_path / "run")
+    write_results(tmp_path / "run", small_run, {"seed": 1})
+    records, prov = read_results(tmp_path / "run")
     assert prov == {"seed": 1}
     for key in small_run:
         assert np.array_equal(records[key], small_run[key])
@@ -385,7 +385,7 @@ def test_save_and_load_roundtrip(tmp_path, small_run):
 
 
 def test_strings_with_commas_quotes_and_line_ends_come_back(tmp_path):
-    """Issue 13: a string holding a comma broke load_results."""
+    """Issue 13: a string holding a comma broke read_results."""
     names = np.array(["a,b", 'say "hi"', "two\nlines", "cr\ronly", "", " pad ", "ünï", "x:U"])
     write_records(tmp_path / "s", {"name:odd,key": names, "i": np.arange(8)})
     back = read_records(tmp_path / "s")
@@ -548,7 +548,7 @@ def test_command_line_writes_provenance(tmp_path):
             "--no-progress",
         ]
     )
-    records, prov = load_results(out)
+    records, prov = read_results(out)
     assert prov["parameters"]["n_repeats"] == 2 and "wall_time_s" in prov
     assert set(prov["versions"]) >= {"numpy", "scikit-learn", "cvbook"}
     assert len(records["method"]) == 2 * len(METHODS)
@@ -572,8 +572,8 @@ def test_command_line_resumes_from_its_checkpoint(tmp_path):
         checkpoint=tmp_path / "resumed.parts",
     )
     runs.main(["--out", str(tmp_path / "resumed"), *args])
-    fresh, _ = load_results(tmp_path / "fresh")
-    resumed, prov = load_results(tmp_path / "resumed")
+    fresh, _ = read_results(tmp_path / "fresh")
+    resumed, prov = read_results(tmp_path / "resumed")
     assert prov["repetitions_resumed"] == 1
     for key in fresh:
         assert np.array_equal(fresh[key], resumed[key])
@@ -629,7 +629,7 @@ def test_committed_large_run_reproduces(repo_root, name):
     """
     path = repo_root / "results" / "coverage" / name
     assert (path.parent / f"{name}.records.csv.gz").exists(), f"committed run {name} is missing"
-    records, prov = load_results(path)
+    records, prov = read_results(path)
     p = prov["parameters"]
     assert p["distribution"] == name.split("_")[0]
     assert len(set(records["repeat"])) == p["n_repeats"]

@@ -1,10 +1,10 @@
 """The long run behind chapter 9: the bootstrap family against cross-validation.
 
 ``python -m cvbook.runs.bootstrap --out results/bootstrap`` runs
-:func:`cvbook.studies.bootstrap.bootstrap_study` for every learner and size asked for and
+:func:`cvbook.studies.bootstrap_vs_cv.bootstrap_study` for every learner and size asked for and
 writes, per (learner, m), ``<out>/<learner>_m<m>.csv.gz`` (:func:`write_study`), then
 ``<out>/provenance.json`` (per part: command, parameters, package versions, commit,
-wall time). ``--study class_mix`` runs :func:`cvbook.studies.bootstrap.class_mix_study`
+wall time). ``--study class_mix`` runs :func:`cvbook.studies.bootstrap_vs_cv.class_mix_study`
 instead and writes ``<out>/class_mix_<learner>_m<m>.csv.gz``. Every file is written
 atomically. Each finished data set is saved at once under
 ``<out>/parts/``; the same command, re-run after an interruption, resumes from there and
@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from ..provenance import package_versions
 from ..records import Ledger, PartMismatch, note_unrecorded_checkpoint, prune_checkpoint
 from ..simulation import saved_repetitions
-from ..studies.bootstrap import (
+from ..studies.bootstrap_vs_cv import (
     BOOTSTRAP_LEARNERS,
     MIN_M,
     bootstrap_distribution,

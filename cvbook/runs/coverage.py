@@ -1,13 +1,13 @@
 """The long coverage runs behind chapter 6: command line, records on disk, resume.
 
 ``python -m cvbook.runs.coverage --help`` runs one study of
-:func:`cvbook.studies.coverage.run_coverage` and writes
+:func:`cvbook.studies.bound_coverage.run_coverage` and writes
 
 * ``<out>.records.csv.gz``: one record per (repetition, estimate, n, k, delta), a
   gzip-compressed CSV (:func:`write_records`) whose header gives each column's type,
   so that :func:`read_records` returns the same arrays, bit for bit;
 * ``<out>.json``: the provenance of the run (command, parameters, package versions,
-  commit, wall time) and the summary of :func:`cvbook.studies.coverage.summarize`.
+  commit, wall time) and the summary of :func:`cvbook.studies.bound_coverage.summarize`.
 
 Both are written atomically. Each finished repetition is saved at once in
 ``<out>.parts/``; the same command, re-run after an interruption, resumes from there. The
@@ -37,7 +37,13 @@ import numpy as np
 from ..provenance import atomic_write, atomic_write_text, package_versions
 from ..records import Ledger, PartMismatch, note_unrecorded_checkpoint, prune_checkpoint
 from ..simulation import saved_repetitions
-from ..studies.coverage import DISTRIBUTIONS, LEARNERS, default_learner, run_coverage, summarize
+from ..studies.bound_coverage import (
+    DISTRIBUTIONS,
+    LEARNERS,
+    default_learner,
+    run_coverage,
+    summarize,
+)
 from ..validation import (
     ArgumentTypeError,
     check_float,
@@ -49,7 +55,7 @@ from ..validation import (
 )
 from . import cli
 
-__all__ = ["load_results", "main", "read_records", "save_results", "write_records"]
+__all__ = ["main", "read_records", "read_results", "write_records", "write_results"]
 
 # Column types in the header, ``name:type``. The one-letter types are those of the first
 # records (str, int64, float64); the others are numpy dtype names.
@@ -237,7 +243,7 @@ def read_records(path: str | os.PathLike) -> dict[str, np.ndarray]:
     return records
 
 
-def save_results(
+def write_results(
     path: str | os.PathLike, records: Mapping[str, np.ndarray], provenance: Mapping[str, Any]
 ) -> None:
     """Write a run: records (:func:`write_records`) and ``<path>.json`` (provenance, summary).
@@ -248,8 +254,8 @@ def save_results(
     >>> rec = {"method": np.array(["kfold"]), "n": np.array([50]), "k": np.array([5]),
     ...        "delta": np.array([0.05]), "estimate": np.array([0.2]), "risk": np.array([0.1])}
     >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     save_results(pathlib.Path(tmp) / "run", rec, {"seed": 0})
-    ...     records, provenance = load_results(pathlib.Path(tmp) / "run")
+    ...     write_results(pathlib.Path(tmp) / "run", rec, {"seed": 0})
+    ...     records, provenance = read_results(pathlib.Path(tmp) / "run")
     >>> records["estimate"].tolist(), records["n"].dtype.kind, provenance
     ([0.2], 'i', {'seed': 0})
     """
@@ -263,12 +269,12 @@ def save_results(
     atomic_write_text(path.parent / f"{path.name}.json", json.dumps(payload, indent=1) + "\n")
 
 
-def load_results(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """Read what :func:`save_results` wrote: ``(records, provenance)``.
+def read_results(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """Read what :func:`write_results` wrote: ``(records, provenance)``.
 
     Examples
     --------
-    >>> load_results("no/such/run")
+    >>> read_results("no/such/run")
     Traceback (most recent call last):
     ...
     FileNotFoundError: no records at no/such/run.records.csv.gz
@@ -407,7 +413,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "n_jobs": args.n_jobs,
         "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
-    save_results(args.out, records, provenance)
+    write_results(args.out, records, provenance)
     ledger.finish(out.name, settings, files, {"wall_time_s": provenance["wall_time_s"]})
     shutil.rmtree(checkpoint)  # the results are on disk: the partial ones are not needed
     print(

@@ -1,9 +1,9 @@
 """``python -m cvbook.runs.dependence``: the long run behind chapter 8's time section.
 
-Runs :func:`cvbook.studies.dependence.time_study` at one autocorrelation ``--phi`` over
-``--n-repeats`` series, and :func:`~cvbook.studies.dependence.lagged_study` (the
+Runs :func:`cvbook.studies.dependent_data.time_study` at one autocorrelation ``--phi`` over
+``--n-repeats`` series, and :func:`~cvbook.studies.dependent_data.lagged_study` (the
 lagged-input controls) over as many, and writes ``<out>/time_phi<phi>.csv.gz`` and
-``<out>/lagged_phi<phi>_<case>.csv.gz`` (:func:`~cvbook.studies.dependence.write_record`),
+``<out>/lagged_phi<phi>_<case>.csv.gz`` (:func:`~cvbook.studies.dependent_data.write_record`),
 then ``<out>/provenance.json`` (command, parameters, package versions, commit read before
 the run, wall and CPU time). Every file is written atomically.
 
@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 from ..provenance import atomic_write_text, package_versions
 from ..records import Ledger, PartMismatch
-from ..studies.dependence import LAGGED_CASES, lagged_study, time_study, write_record
+from ..studies.dependent_data import LAGGED_CASES, lagged_study, time_study, write_record
 from ..validation import check_output_path
 from . import cli
 

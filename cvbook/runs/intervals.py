@@ -1,11 +1,13 @@
 """``python -m cvbook.runs.intervals``: the long run of chapter 7's studies.
 
-Parses the options, runs :func:`cvbook.studies.intervals.run_intervals` and
-:func:`~cvbook.studies.intervals.run_comparisons`, and writes their records and provenance
-atomically under ``--out`` (:func:`save_record`; read back by :func:`load_record`),
-resuming an interrupted run from its checkpoints. With ``--learning-curve`` it runs only
-:func:`~cvbook.studies.intervals.run_nested_learning_curve` (:data:`LEARNING_CURVE`), the
-study behind nested CV's bias factor, and writes ``<out>/learning_curve.*``.
+Parses the options, runs :func:`cvbook.studies.interval_coverage.run_intervals` and
+:func:`~cvbook.studies.interval_coverage.run_comparisons`, and writes their records and
+provenance atomically under ``--out`` (:func:`write_interval_record`; read back by
+:func:`read_interval_record`), resuming an interrupted run from its checkpoints. With
+``--learning-curve`` it runs only
+:func:`~cvbook.studies.interval_coverage.run_nested_learning_curve`
+(:data:`LEARNING_CURVE`), the study behind nested CV's bias factor, and writes
+``<out>/learning_curve.*``.
 
 The two parts (``long_run``: ``coverage.*`` and ``comparison.*``; ``learning_curve``) are
 recorded in ``<out>/records.json`` (:class:`cvbook.records.Ledger`) with their settings and
@@ -32,7 +34,7 @@ from threadpoolctl import threadpool_limits
 from ..provenance import atomic_write, atomic_write_text, package_versions
 from ..records import Ledger, PartMismatch, note_unrecorded_checkpoint, prune_checkpoint
 from ..simulation import saved_repetitions
-from ..studies.intervals import (
+from ..studies.interval_coverage import (
     CASES,
     SETTINGS,
     bias_factor,
@@ -55,16 +57,16 @@ from . import cli
 __all__ = [
     "LEARNING_CURVE",
     "LONG_RUN",
-    "load_record",
     "main",
-    "save_record",
+    "read_interval_record",
+    "write_interval_record",
 ]
 
 
 _KINDS = {"U": str, "i": int, "f": float}
 
 
-def save_record(
+def write_interval_record(
     path: str | os.PathLike, records: Mapping[str, np.ndarray], meta: Mapping[str, Any]
 ) -> None:
     """Write ``records`` as ``<path>.csv.gz`` (exact floats) and ``meta`` as ``<path>.json``.
@@ -75,9 +77,9 @@ def save_record(
     --------
     >>> import tempfile, pathlib
     >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     save_record(pathlib.Path(tmp) / "r", {"n": np.array([5]), "x": np.array([0.1])},
-    ...                 {"seed": 1})
-    ...     rec, meta = load_record(pathlib.Path(tmp) / "r")
+    ...     values = {"n": np.array([5]), "x": np.array([0.1])}
+    ...     write_interval_record(pathlib.Path(tmp) / "r", values, {"seed": 1})
+    ...     rec, meta = read_interval_record(pathlib.Path(tmp) / "r")
     >>> rec["x"].tolist(), rec["n"].dtype.kind, meta
     ([0.1], 'i', {'seed': 1})
     """
@@ -102,12 +104,12 @@ def save_record(
     atomic_write_text(path.parent / f"{path.name}.json", json.dumps(meta, indent=1) + "\n")
 
 
-def load_record(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """Read what :func:`save_record` wrote: ``(records, meta)``.
+def read_interval_record(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """Read what :func:`write_interval_record` wrote: ``(records, meta)``.
 
     Examples
     --------
-    >>> load_record("no/such/record")
+    >>> read_interval_record("no/such/record")
     Traceback (most recent call last):
     ...
     FileNotFoundError: [Errno 2] No such file or directory: 'no/such/record.csv.gz'
@@ -147,8 +149,8 @@ LONG_RUN: dict[str, Any] = {
 
 
 #: The learning-curve study behind nested CV's bias factor: the main design's learner and
-#: distribution, K = 5 as in :data:`cvbook.studies.intervals.SETTINGS`, 1000 data sets at each
-#: of three sizes.
+#: distribution, K = 5 as in :data:`cvbook.studies.interval_coverage.SETTINGS`, 1000 data
+#: sets at each of three sizes.
 LEARNING_CURVE: dict[str, Any] = {
     "distribution": "twogaussians",
     "learner": "lda",
@@ -208,7 +210,9 @@ def _main_learning_curve(args: argparse.Namespace, out: Path, argv: Sequence[str
         "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
     summary = [{"n": n, **bias_factor(rec, n=n)} for n in plan["n_values"]]
-    save_record(out / "learning_curve", rec, {"provenance": provenance, "summary": summary})
+    write_interval_record(
+        out / "learning_curve", rec, {"provenance": provenance, "summary": summary}
+    )
     ledger.finish("learning_curve", settings, files, {"wall_time_s": provenance["wall_time_s"]})
     shutil.rmtree(ck)
     print(f"wrote {out}/learning_curve.* in {provenance['wall_time_s']} s", file=sys.stderr)
@@ -382,12 +386,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "repetitions_resumed": resumed,  # done by an earlier, interrupted run (not timed here)
         "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
-    save_record(
+    write_interval_record(
         out / "coverage",
         coverage,
         {"provenance": provenance, "summary": summarize_intervals(coverage)},
     )
-    save_record(
+    write_interval_record(
         out / "comparison",
         comparison,
         {"provenance": provenance, "summary": summarize_comparisons(comparison)},

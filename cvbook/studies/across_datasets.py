@@ -98,7 +98,7 @@ def scores_by_dataset(
     Parameters
     ----------
     runs : iterable of dict
-        The Table 1 records (``cvbook.runs.table1.load_runs``), each with ``"dataset"``
+        The Table 1 records (``cvbook.runs.table1.read_runs``), each with ``"dataset"``
         and every column.
     columns : sequence of str
         The keys to average (default: the three tuned SVMs' test errors).

@@ -56,7 +56,7 @@ from ..book import int_seed
 from ..bounds import clopper_pearson_interval
 from ..dependence import BlockedKFold, intraclass_correlation
 from ..provenance import atomic_write
-from ..risk import fit_and_score, fit_predict
+from ..risk import fit_predict, score_splits
 from ..simulation import columns, repeat
 from ..stats import power_of_two_scale
 from ..validation import (
@@ -294,7 +294,7 @@ def cv_error(model: Any, X: np.ndarray, y: np.ndarray, cv: Any, groups: Any = No
     """
     y = check_target_for_loss(y, "zero_one", "y")
     X, groups = _check_cv_arguments(model, X, y, cv, groups)
-    fold_errors = fit_and_score(model, X, y, cv.split(X, y, groups), lambda t, p: np.mean(p != t))
+    fold_errors = score_splits(model, X, y, cv.split(X, y, groups), lambda t, p: np.mean(p != t))
     return float(np.mean(fold_errors))
 
 
@@ -313,7 +313,7 @@ def cv_mse(model: Any, X: np.ndarray, y: np.ndarray, cv: Any) -> float:
     """
     y = check_target_for_loss(y, "squared", "y")
     X, _ = _check_cv_arguments(model, X, y, cv)
-    fold_errors = fit_and_score(model, X, y, cv.split(X, y), lambda t, p: np.mean((p - t) ** 2))
+    fold_errors = score_splits(model, X, y, cv.split(X, y), lambda t, p: np.mean((p - t) ** 2))
     return float(np.mean(fold_errors))
 
 
@@ -1022,7 +1022,7 @@ def oversampling_trial(
     big = _oversample(rng, y, np.arange(n))
     Xb, yb = X[big], y[big]
     folds = StratifiedKFold(n_splits, shuffle=True, random_state=seed)
-    wrong = fit_and_score(clf, Xb, yb, folds.split(Xb, yb), _balanced_error)
+    wrong = score_splits(clf, Xb, yb, folds.split(Xb, yb), _balanced_error)
     right = []
     for tr, te in StratifiedKFold(n_splits, shuffle=True, random_state=seed).split(X, y):
         tr = _oversample(rng, y, tr)

@@ -41,7 +41,7 @@ from ..bootstrap import BootstrapSplit, bootstrap_estimates, no_information_rate
 from ..datasets.synthetic import Ringnorm, TwoGaussians, Twonorm, linear_rule, true_risk
 from ..provenance import atomic_write
 from ..records import missing_key
-from ..risk import fit_and_score, fit_predict
+from ..risk import fit_predict, score_splits
 from ..validation import (
     ArgumentTypeError,
     check_distribution,
@@ -325,7 +325,7 @@ def _seeded(learner: Any, rng: np.random.Generator) -> Any:
 def _cv_error(est: Any, X: np.ndarray, y: np.ndarray, cv: Any) -> float:
     """The mean over folds of the fold error rates (what ``1 - cross_val_score`` gives with
     accuracy; a plain loop, without ``cross_val_score``'s per-fold overhead)."""
-    errors = fit_and_score(est, X, y, cv.split(X, y), lambda t, p: float(np.mean(p != t)))
+    errors = score_splits(est, X, y, cv.split(X, y), lambda t, p: float(np.mean(p != t)))
     return float(np.mean(errors))
 
 

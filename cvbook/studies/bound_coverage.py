@@ -62,7 +62,7 @@ from ..book import format_pm
 from ..bounds import clopper_pearson_interval, clopper_pearson_upper
 from ..ckcv import CompleteKCV
 from ..datasets.synthetic import DISTRIBUTIONS, make_distribution, true_risk
-from ..risk import fit_and_score
+from ..risk import score_splits
 from ..simulation import repeat
 from ..validation import (
     ArgumentTypeError,
@@ -336,7 +336,7 @@ def coverage_trial(
             held_errors = int(np.sum(held.predict(X_te) != y_te))
             held_risk = risk(held)
             folds = KFold(k, shuffle=True, random_state=int(s[2]) + k).split(X)
-            fold_errors = fit_and_score(estimator, X, y, folds, lambda t, p: np.mean(p != t))
+            fold_errors = score_splits(estimator, X, y, folds, lambda t, p: np.mean(p != t))
             mean, std = float(np.mean(fold_errors)), float(np.std(fold_errors, ddof=1))
             for delta in delta_values:
                 rows.append(
