@@ -270,7 +270,7 @@ def test_comparisons_with_the_paper_and_paired_differences(tmp_path):
     assert cmp["z"] == pytest.approx(0.1 / cmp["se"])
     d = paired_by_dataset(runs, "L_EE", "test_err_F")["image"]
     assert d.mean == pytest.approx(4.0) and d.se == pytest.approx(0.0, abs=1e-12) and d.n == 3
-    with pytest.raises(ValueError, match="at least 2 runs of each data set.*'image' has 1"):
+    with pytest.raises(ValueError, match=r"at least 2 runs of each data set.*'image' has 1"):
         paired_by_dataset(runs[:1], "L_EE", "test_err_F")
     (tmp_path / "bad.csv").write_text("name,L_EE_mean\nimage,5.7\n")
     with pytest.raises(ValueError, match="must start with a 'dataset' column"):
