@@ -2,7 +2,7 @@
 
 Both run Algorithm 1 of Anguita et al. (2012) on the same Monte Carlo splits
 (:class:`cvbook.ckcv.ThreeWaySplit`, seeded per (seed, k, split)) with the same
-grid (:data:`cvbook.studies.table1.TABLE1_GRID`) on one realisation of a Rätsch
+grid (:data:`cvbook.studies.table1_replication.TABLE1_GRID`) on one realisation of a Rätsch
 benchmark, and must select the same (C, gamma, k) with the same bounds. The
 plain loop is Algorithm 1 as printed: for every grid point, k and split it
 fits ``f_TR`` on TR and ``f*_MS`` on TR u MS. It is what a user would write.
@@ -59,7 +59,7 @@ from cvbook.bounds import clopper_pearson_upper
 from cvbook.ckcv import CompleteKCV, ThreeWaySplit, fit_precomputed, solver_backend
 from cvbook.datasets.raetsch import RAETSCH_NAMES, load_raetsch
 from cvbook.provenance import atomic_write_text, git_commit, git_dirty, package_versions
-from cvbook.studies.table1 import TABLE1_GRID
+from cvbook.studies.table1_replication import TABLE1_GRID
 
 
 def plain_loop(X, y, Cs, gammas, k_values, n_splits, delta, seed):

@@ -10,7 +10,7 @@ On one twonorm data set of ``n`` points, for each learner it times
 * ``cross_val_score`` -- scikit-learn's 5-fold score, the baseline every ratio is taken
   against (5 fits), in the same process;
 * each interval of :mod:`cvbook.intervals` at the settings of the chapter's study
-  (:data:`cvbook.studies.intervals.SETTINGS`) and, for the two costly ones, at the
+  (:data:`cvbook.studies.interval_coverage.SETTINGS`) and, for the two costly ones, at the
   functions' own defaults.
 
 It reports, for each method, its number of fits and its time as ratios to the baseline's.
@@ -41,7 +41,7 @@ from cvbook.intervals import (
     nested_cv_interval,
 )
 from cvbook.provenance import atomic_write_text, git_commit, package_versions
-from cvbook.studies.intervals import SETTINGS, make_learner
+from cvbook.studies.interval_coverage import SETTINGS, make_learner
 
 ROOT = Path(__file__).resolve().parents[1]
 

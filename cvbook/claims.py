@@ -14,7 +14,11 @@ estimate with its standard error or an interval, and a kind:
   not hold the nominal level.
 
 Each claim gets a verdict: *shown*, *not resolved* (the interval straddles the line) or
-*contradicted* (resolved the other way). A chapter makes one :class:`Claims` in its check
+*contradicted* (resolved the other way). A claim that a run cannot compute at some legal
+settings (a risk of 0 leaves no spread to compare; a constant column has no standard
+deviation) is recorded with :meth:`Claims.skip` as *not made*, with its reason: its numbers
+read "n/a" in the prose and it stands in the table, and a strict run stops on it as on
+any claim that is not shown. A chapter makes one :class:`Claims` in its check
 cell, ``strict`` at its default sizes: there, a claim that is not shown stops the run at
 once with a :class:`ClaimError` that names it and gives its numbers, under any seed. At
 any other legal parameters nothing stops, and :meth:`Claims.show` tells the reader which
@@ -31,7 +35,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .book import format_number, format_pm, publish
@@ -44,7 +48,9 @@ CLAIMS_MIME = "application/vnd.cvbook.claims+json"
 #: The kinds of claim.
 KINDS = ("greater", "less", "within", "covers", "excludes")
 #: The verdicts, best first.
-VERDICTS = ("shown", "not resolved", "contradicted")
+VERDICTS = ("shown", "not resolved", "contradicted", "not made")
+#: What a skipped claim publishes for each of its numbers.
+NOT_MADE = "n/a"
 #: The book's rule: an estimate is resolved when it lies 4 standard errors from the line.
 DEFAULT_Z = 4.0
 
@@ -63,6 +69,8 @@ class Claim:
     standard error is given, otherwise the interval the claim was given. ``value`` is the
     line of a ``greater``/``less`` claim, the level of ``covers``/``excludes`` and the
     centre of ``within``; ``margin`` is the half-width of ``within`` (else ``None``).
+    ``reason`` is set only on a claim that was not made (:meth:`Claims.skip`): its numbers
+    are NaN and its verdict is *not made*.
 
     Examples
     --------
@@ -83,11 +91,12 @@ class Claim:
     value: float
     margin: float | None
     z_rule: float | None
+    reason: str | None = field(default=None, repr=False)
 
     @property
     def z(self) -> float | None:
         """``(estimate - value) / se``, or ``None`` without a standard error."""
-        if self.se is None:
+        if self.se is None or self.reason is not None:
             return None
         diff = self.estimate - self.value
         if self.se == 0:
@@ -96,7 +105,9 @@ class Claim:
 
     @property
     def verdict(self) -> str:
-        """*shown*, *not resolved* or *contradicted* (see the module's docstring)."""
+        """*shown*, *not resolved*, *contradicted* or *not made* (see the module's docstring)."""
+        if self.reason is not None:
+            return "not made"
         lo, hi, v = self.low, self.high, self.value
         if self.kind == "greater":
             return "shown" if lo > v else "contradicted" if hi < v else "not resolved"
@@ -117,6 +128,8 @@ class Claim:
     @property
     def test(self) -> str:
         """What the claim asks, in words (``> 0 at z = 4``, ``within ±0.02``, ``covers 0.95``)."""
+        if self.reason is not None:
+            return f"not made: {self.reason}"
         rule = f" at z = {format_number(self.z_rule, 'g')}" if self.z_rule is not None else ""
         v = format_number(self.value, ".3g")
         if self.kind == "greater":
@@ -132,6 +145,8 @@ class Claim:
 
     def numbers(self, digits: int = 3) -> str:
         """The estimate with its SE (``+0.004 ± 0.003``) or its interval (``0.66 [0.61, 0.70]``)."""
+        if self.reason is not None:
+            return NOT_MADE
         if self.se is not None:
             return format_pm(self.estimate, self.se, digits=digits)
         fmt = f".{digits}f"
@@ -142,6 +157,8 @@ class Claim:
 
     def describe(self) -> str:
         """One line naming the claim, its numbers, its test and its verdict."""
+        if self.reason is not None:
+            return f"{self.id} ({self.sentence}; target {self.target}): not made, {self.reason}"
         z = f", z = {self.z:+.1f}" if self.z is not None else ""
         return (
             f"{self.id} ({self.sentence}; target {self.target}): {self.numbers()}{z}, "
@@ -151,6 +168,8 @@ class Claim:
     def record(self) -> dict[str, Any]:
         """The claim as a JSON-ready dict (its fields, ``z``, ``test`` and ``verdict``)."""
         out = asdict(self)
+        if self.reason is None:  # only a claim not made carries a reason
+            del out["reason"]
         out.update(z=self.z, test=self.test, verdict=self.verdict, numbers=self.numbers())
         return {
             k: (None if isinstance(v, float) and not math.isfinite(v) else v)
@@ -278,6 +297,50 @@ class Claims:
         """Claim that a coverage's ``interval`` lies wholly on one side of ``level``."""
         return self._add("excludes", id, sentence, value=level, z=None, **numbers)
 
+    def skip(self, id: str, sentence: str, *, target: str, reason: str) -> Claim:
+        """Record a claim that this run cannot make, with the reason: its verdict is *not made*.
+
+        Some legal settings leave a claim without numbers: at a true risk of 0 every test
+        error is 0 and there is no spread to compare with the binomial one; in a tiny run a
+        column can be constant and have no standard deviation. The claim is then still
+        listed, with its sentence, target and reason, and it publishes ``N.<id>``,
+        ``N.<id>_z`` and ``N.<id>_verdict`` as ``"n/a"``, ``"n/a"`` and ``"not made"``, so
+        that the prose that cites it reads "n/a" rather than a missing value. A strict run
+        (the chapter's default sizes) stops on it with :class:`ClaimError`, as on any claim
+        that is not shown: at the default sizes every claim must be made.
+
+        Parameters
+        ----------
+        id, sentence, target : str
+            As in :meth:`greater`.
+        reason : str
+            Why the run cannot make the claim (shown in the table and the error).
+
+        Returns
+        -------
+        Claim
+
+        Examples
+        --------
+        >>> claims = Claims("ch0", strict=False)
+        >>> c = claims.skip("ch0_sd", "the spread is binomial", target="sqrt(L(1-L)/m)",
+        ...                 reason="a true risk of 0 leaves no spread")
+        >>> from cvbook.book import published
+        >>> c.verdict, published()["ch0_sd"], published()["ch0_sd_verdict"]
+        ('not made', 'n/a', 'not made')
+        >>> Claims("ch0", strict=True).skip("ch0_sd", "the spread is binomial",
+        ...                                 target="sqrt(L(1-L)/m)", reason="no spread")
+        Traceback (most recent call last):
+        ...
+        cvbook.claims.ClaimError: a claim of the default run is not shown: ch0_sd ...
+        """
+        self._check_id(id)
+        sentence, target = _text(sentence, "sentence"), _text(target, "target")
+        reason = _text(reason, "reason")
+        nan = math.nan
+        claim = Claim(id, sentence, target, "skipped", nan, None, nan, nan, nan, None, None, reason)
+        return self._record(claim, {id: NOT_MADE, f"{id}_z": NOT_MADE})
+
     # --- reading them back -----------------------------------------------------------
 
     def __iter__(self):
@@ -351,14 +414,7 @@ class Claims:
         z: float | None = DEFAULT_Z,
         digits: int = 3,
     ) -> Claim:
-        if (
-            not isinstance(id, str)
-            or not id.startswith(self.chapter + "_")
-            or not id.isidentifier()
-        ):
-            raise ValueError(
-                f"id must be an identifier starting with {self.chapter + '_'!r}, got {id!r}"
-            )
+        self._check_id(id)
         sentence, target = _text(sentence, "sentence"), _text(target, "target")
         if (
             hasattr(estimate, "mean")
@@ -395,13 +451,27 @@ class Claims:
         claim = Claim(
             id, sentence, target, kind, estimate, se, float(low), float(high), value, margin, z
         )
-        self._claims[id] = claim
-        named = {id: claim.numbers(digits), f"{id}_verdict": claim.verdict}
+        named = {id: claim.numbers(digits)}
         if claim.z is not None:
             named[f"{id}_z"] = (
                 (claim.z, "+.1f") if math.isfinite(claim.z) else ("∞" if claim.z > 0 else "−∞")
             )
-        publish(named)
+        return self._record(claim, named)
+
+    def _check_id(self, id: Any) -> None:
+        if (
+            not isinstance(id, str)
+            or not id.startswith(self.chapter + "_")
+            or not id.isidentifier()
+        ):
+            raise ValueError(
+                f"id must be an identifier starting with {self.chapter + '_'!r}, got {id!r}"
+            )
+
+    def _record(self, claim: Claim, named: dict[str, Any]) -> Claim:
+        """Keep the claim, publish its numbers and verdict, and stop a strict run on it."""
+        self._claims[claim.id] = claim
+        publish({**named, f"{claim.id}_verdict": claim.verdict})
         if self.strict and claim.verdict != "shown":
             raise ClaimError(f"a claim of the default run is not shown: {claim.describe()}")
         return claim

@@ -26,10 +26,9 @@ from typing import Any
 
 import numpy as np
 from scipy import stats
-from sklearn.base import clone
 
 from .intervals import random_splits, split_losses
-from .risk import check_target, resolve_loss
+from .risk import check_target, fit_predict, resolve_loss
 from .validation import (
     check_alpha,
     check_bool,
@@ -438,8 +437,8 @@ def mcnemar_holdout(
     y = check_target(y, loss)
     n_test = check_test_count(test_size, n)
     ((train, test),) = random_splits(y, 1, n_test, loss, check_rng(random_state))
-    pa = clone(estimator_a).fit(X[train], y[train]).predict(X[test])
-    pb = clone(estimator_b).fit(X[train], y[train]).predict(X[test])
+    pa = fit_predict(estimator_a, X, y, train, test)
+    pb = fit_predict(estimator_b, X, y, train, test)
     for name, pred in (("estimator_a", pa), ("estimator_b", pb)):
         try:
             check_predicted_labels(pred, "pred", like=y[test])

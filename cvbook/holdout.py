@@ -17,7 +17,7 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.model_selection import ShuffleSplit, StratifiedShuffleSplit, train_test_split
 
-from .risk import Loss, check_target, empirical_risk
+from .risk import Loss, check_target, empirical_risk, score_splits
 from .validation import (
     check_1d_labels,
     check_bool,
@@ -225,11 +225,8 @@ def holdout_risks(
     splitter = splitter_cls(
         n_splits=n_splits, test_size=test_size, random_state=_split_seed(random_state)
     )
-    risks = []
-    for train, val in splitter.split(X, y):
-        model = clone(estimator).fit(X[train], y[train])
-        risks.append(empirical_risk(y[val], model.predict(X[val]), loss=loss))
-    return np.asarray(risks)
+    score = lambda y_val, y_pred: empirical_risk(y_val, y_pred, loss=loss)  # noqa: E731
+    return np.asarray(score_splits(estimator, X, y, splitter.split(X, y), score))
 
 
 @dataclass(frozen=True)

@@ -44,11 +44,10 @@ from typing import Any
 import numpy as np
 from joblib import Parallel, delayed
 from scipy import stats
-from sklearn.base import clone
 from sklearn.model_selection import KFold, ShuffleSplit, StratifiedKFold, StratifiedShuffleSplit
 
 from .bounds import clopper_pearson_interval
-from .risk import check_target, resolve_loss, zero_one_losses
+from .risk import check_target, fit_predict, resolve_loss, zero_one_losses
 from .simulation import repeat
 from .validation import (
     check_alpha,
@@ -206,8 +205,7 @@ def pointwise_loss(y_true: Any, y_pred: Any, loss: str = "zero_one") -> np.ndarr
 
 
 def _fit_losses(estimator, X, y, train, test, loss_fn) -> np.ndarray:
-    model = clone(estimator).fit(X[train], y[train])
-    return loss_fn(y[test], model.predict(X[test]))
+    return loss_fn(y[test], fit_predict(estimator, X, y, train, test))
 
 
 def split_losses(

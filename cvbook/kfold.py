@@ -29,7 +29,7 @@ from sklearn.base import clone
 from sklearn.model_selection import KFold, StratifiedKFold
 
 from .holdout import Selection, clone_estimator
-from .risk import Loss, check_target, empirical_risk
+from .risk import Loss, check_target, empirical_risk, score_splits
 from .validation import (
     check_1d_labels,
     check_bool,
@@ -213,12 +213,9 @@ def kfold_from_scratch(
     check_target(y, loss)
     clone_estimator(estimator)
     folds = kfold_indices(len(y), n_splits, random_state)
-    risks = []
-    for test in folds:
-        train = np.setdiff1d(np.arange(len(y)), test)  # all of S but the fold
-        model = clone(estimator).fit(X[train], y[train])
-        risks.append(empirical_risk(y[test], model.predict(X[test]), loss=loss))
-    return np.asarray(risks)
+    splits = [(np.setdiff1d(np.arange(len(y)), test), test) for test in folds]  # S but the fold
+    score = lambda y_test, y_pred: empirical_risk(y_test, y_pred, loss=loss)  # noqa: E731
+    return np.asarray(score_splits(estimator, X, y, splits, score))
 
 
 @dataclass(frozen=True)
@@ -351,11 +348,9 @@ def kfold_risks(
     if isinstance(n_cv, (int, np.integer)) and n_cv > len(y):
         raise ValueError(f"cv has n_splits={n_cv} folds, more than the m={len(y)} points")
     splits = check_train_test_splits(cv.split(X, y) if hasattr(cv, "split") else cv, len(y), "cv")
-    risks, sizes = [], []
-    for train, test in splits:
-        model = clone(estimator).fit(X[train], y[train])
-        risks.append(empirical_risk(y[test], model.predict(X[test]), loss=loss))
-        sizes.append(len(test))
+    score = lambda y_test, y_pred: empirical_risk(y_test, y_pred, loss=loss)  # noqa: E731
+    risks = score_splits(estimator, X, y, splits, score)
+    sizes = [len(test) for _, test in splits]
     return FoldRisks(risks=np.asarray(risks), sizes=np.asarray(sizes))
 
 

@@ -17,7 +17,7 @@ gives them for a whole grid of ``alpha``.
 
 The closed-form LOO error of ridge regression is :func:`ridge_loo_mse`. The experiments
 of chapter 4 (the bias study of ridge, the small-sample failures of K-fold and LOO,
-Kohavi's majority vote) are :mod:`cvbook.studies.loo`.
+Kohavi's majority vote) are :mod:`cvbook.studies.loo_pitfalls`.
 """
 
 from __future__ import annotations

@@ -226,7 +226,8 @@ def plot_folds(
         ax.text(total * 1.02, -0.75, "error", fontsize="small", va="bottom")
 
 
-#: Colour and marker of each estimate of chapter 6 (keys of ``cvbook.studies.coverage.METHODS``).
+#: Colour and marker of each estimate of chapter 6
+#: (keys of ``cvbook.studies.bound_coverage.METHODS``).
 COVERAGE_STYLE: dict[str, tuple[str, str]] = {
     "holdout": (COLORS["holdout"], "o"),
     "ckcv": (COLORS["ckcv"], "s"),
@@ -243,7 +244,7 @@ def plot_coverage(ax, summary, methods=None, labels=None, n_se: float = 2.0) -> 
     ----------
     ax : matplotlib Axes
     summary : list of dict
-        Rows of :func:`cvbook.studies.coverage.summarize` for one ``(n, k)``, several
+        Rows of :func:`cvbook.studies.bound_coverage.summarize` for one ``(n, k)``, several
         ``delta``.
     methods : sequence of str, optional
         Which estimates to draw (default: all present, in order).
@@ -306,7 +307,7 @@ def plot_slack_vs_n(ax, summary, methods=None, labels=None) -> None:
     ----------
     ax : matplotlib Axes
     summary : list of dict
-        Rows of :func:`cvbook.studies.coverage.summarize` for one ``(k, delta)``.
+        Rows of :func:`cvbook.studies.bound_coverage.summarize` for one ``(k, delta)``.
     methods : sequence of str, optional
     labels : dict, optional
 
@@ -373,7 +374,7 @@ def _check_summary(summary: Any, keys: tuple[str, ...]) -> list[dict]:
     if isinstance(summary, (str, bytes, dict)) or not isinstance(summary, Sequence):
         raise ArgumentTypeError(
             f"summary must be a list of dicts (rows of "
-            f"cvbook.studies.coverage.summarize), got {type(summary).__name__}"
+            f"cvbook.studies.bound_coverage.summarize), got {type(summary).__name__}"
         )
     if len(summary) == 0:
         raise ValueError("summary must hold at least one row, got an empty list")

@@ -1,7 +1,7 @@
 """Results of long runs: written atomically, and stamped with where they came from.
 
-The Table 1 sweep (:mod:`cvbook.studies.table1`) and the coverage study
-(:mod:`cvbook.studies.coverage`) commit their results to the repository. Each file is
+The Table 1 sweep (:mod:`cvbook.studies.table1_replication`) and the coverage study
+(:mod:`cvbook.studies.bound_coverage`) commit their results to the repository. Each file is
 written through :func:`atomic_write`, so that a run killed at any moment leaves
 every file either complete or absent, and carries the commit and package
 versions of the code that produced it.

@@ -7,13 +7,18 @@ generator spawned from one seed, so that the results are identical for any
 ``n_jobs`` -- and any joblib backend, including dask's. Given a
 ``checkpoint`` folder, it saves every repetition as soon as it is done, so a
 long run that is interrupted resumes where it stopped.
+
+A repetition usually returns a dict of numbers; :func:`columns` turns the list of them
+into one array per key (a column, one entry per repetition), as scikit-learn's
+``cross_validate`` hands back its scores, and :func:`repeat_columns` is :func:`repeat`
+followed by it.
 """
 
 from __future__ import annotations
 
 import os
 import pickle
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -31,7 +36,7 @@ from .validation import (
     check_random_state,
 )
 
-__all__ = ["repeat", "saved_repetitions", "spawn_generators"]
+__all__ = ["columns", "repeat", "repeat_columns", "saved_repetitions", "spawn_generators"]
 
 T = TypeVar("T")
 
@@ -149,6 +154,69 @@ def repeat(
             done[i] = result
             bar.update()
     return [done[i] for i in range(n_repeats)]
+
+
+def columns(rows: Sequence[Any], dtype: Any = None) -> Any:
+    """The repetitions' results as columns: one array per key, one entry per repetition.
+
+    Parameters
+    ----------
+    rows : sequence
+        :func:`repeat`'s results, at least one. Dicts (each holding the first one's keys)
+        become a dict of arrays, key by key and recursively for a dict inside a dict;
+        anything else becomes ``numpy.array(rows)``, so a repetition that returns an
+        array of shape ``s`` gives an array of shape ``(n_repeats, *s)``.
+    dtype : data-type, optional
+        The arrays' dtype (default: numpy's choice, as ``numpy.array`` makes it).
+
+    Returns
+    -------
+    dict of numpy.ndarray, or numpy.ndarray
+
+    Examples
+    --------
+    >>> cols = columns([{"a": 1.0, "b": {"x": 2}}, {"a": 3.0, "b": {"x": 4}}])
+    >>> cols["a"], cols["b"]["x"]
+    (array([1., 3.]), array([2, 4]))
+    >>> columns([(1, 2), (3, 4)]).shape
+    (2, 2)
+    """
+    if isinstance(rows, (str, bytes, Mapping)) or not isinstance(rows, (Sequence, np.ndarray)):
+        raise ArgumentTypeError(f"rows must be a sequence of repetitions' results, got {rows!r}")
+    if len(rows) == 0:
+        raise ValueError("rows must hold at least one repetition's result, got none")
+    first = rows[0]
+    if not isinstance(first, Mapping):
+        return np.array(rows, dtype=dtype)
+    for i, row in enumerate(rows):
+        if not isinstance(row, Mapping) or first.keys() - row.keys():
+            raise ValueError(
+                f"rows must all be dicts holding the keys of the first, {list(first)}; "
+                f"repetition {i} is {row!r}"
+            )
+    return {key: columns([row[key] for row in rows], dtype) for key in first}
+
+
+def repeat_columns(func: Callable[..., Any], n_repeats: int, **kwargs: Any) -> Any:
+    """:func:`repeat`, with its results handed back as :func:`columns`.
+
+    The arguments are :func:`repeat`'s (``random_state``, ``n_jobs``, ``progress``,
+    ``desc``, ``checkpoint``, then ``func``'s own keywords); the result is
+    ``columns(repeat(...))``: for a ``func`` that returns a dict, a dict of arrays with
+    one entry per repetition.
+
+    Examples
+    --------
+    >>> def draw(rng):
+    ...     x = rng.normal(size=10)
+    ...     return {"mean": float(x.mean()), "max": float(x.max())}
+    >>> cols = repeat_columns(draw, 4, random_state=0)
+    >>> sorted(cols), cols["mean"].shape
+    (['max', 'mean'], (4,))
+    >>> bool(cols["mean"][2] == repeat(draw, 4, random_state=0)[2]["mean"])
+    True
+    """
+    return columns(repeat(func, n_repeats, **kwargs))
 
 
 def saved_repetitions(checkpoint: str | os.PathLike) -> list[int]:

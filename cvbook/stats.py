@@ -33,6 +33,7 @@ __all__ = [
     "Paired",
     "correlation_interval",
     "mean_se",
+    "mean_se_by_column",
     "paired_difference",
     "paired_variance_test",
     "power_of_two_scale",
@@ -175,6 +176,38 @@ def mean_se(values: Any, name: str = "values") -> Paired:
     if arr.ndim != 1 or arr.size < 2:
         raise ValueError(f"{name} must be a 1-d array of at least 2 numbers, got shape {arr.shape}")
     return paired_difference(arr)
+
+
+def mean_se_by_column(values: Any, name: str = "values") -> tuple[np.ndarray, np.ndarray]:
+    """Column by column, the mean over repetitions (rows) and its standard error.
+
+    The curve form of :func:`mean_se`: ``values[r, j]`` is repetition ``r`` at point ``j`` of
+    a curve (a training size, a K), and the result is the mean curve with its error bars,
+    ``std(ddof=1) / sqrt(R)`` in every column.
+
+    Parameters
+    ----------
+    values : array_like of shape (R, n_points)
+        Finite, ``R >= 2`` rows.
+    name : str
+        Named in the error message.
+
+    Returns
+    -------
+    (mean, se) : tuple of numpy.ndarray, each of shape (n_points,)
+
+    Examples
+    --------
+    >>> mean, se = mean_se_by_column([[0.1, 0.4], [0.3, 0.2]])
+    >>> mean.round(3).tolist(), se.round(3).tolist()
+    ([0.2, 0.3], [0.1, 0.1])
+    """
+    arr = check_finite(values, name)
+    if arr.ndim != 2 or arr.shape[0] < 2:
+        raise ValueError(
+            f"{name} must be a 2-d array of at least 2 rows (repetitions), got shape {arr.shape}"
+        )
+    return arr.mean(axis=0), arr.std(axis=0, ddof=1) / np.sqrt(arr.shape[0])
 
 
 def correlation_interval(a: Any, b: Any, level: float = 0.95) -> tuple[float, float, float]:

@@ -207,7 +207,7 @@ def test_tuned_svc_chooses_as_grid_search():
     from sklearn.model_selection import GridSearchCV, StratifiedKFold
     from sklearn.svm import SVC
 
-    from cvbook.studies.bootstrap import TunedSVC
+    from cvbook.studies.bootstrap_vs_cv import TunedSVC
 
     for seed in range(3):
         X, y = _data(40, seed=seed)
@@ -237,7 +237,7 @@ def test_stratified_samples_keep_the_class_counts():
 
 def test_study_is_reproducible_for_a_non_linear_learner():
     # L(f_S) of a non-linear model is scored on fresh points drawn from the trial's seed.
-    from cvbook.studies.bootstrap import bootstrap_study
+    from cvbook.studies.bootstrap_vs_cv import bootstrap_study
 
     a = bootstrap_study("twogaussians", "1nn", 20, 3, n_bootstraps=5, random_state=2, n_fresh=500)
     b = bootstrap_study(
@@ -250,7 +250,7 @@ def test_study_is_reproducible_for_a_non_linear_learner():
 def test_mlxtend_style_estimates_are_mlxtend_s(method):
     from sklearn.neighbors import KNeighborsClassifier
 
-    from cvbook.studies.bootstrap import NoInformation, mlxtend_style_estimates
+    from cvbook.studies.bootstrap_vs_cv import NoInformation, mlxtend_style_estimates
 
     X, y = NoInformation().sample(30, random_state=3)
     est = KNeighborsClassifier(n_neighbors=1)
@@ -267,7 +267,7 @@ def test_class_mix_trial_out_of_bag_is_efron_and_tibshirani_s_err1():
     and a balanced score of predictions with equal classes is the plain one."""
     from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 
-    from cvbook.studies.bootstrap import (
+    from cvbook.studies.bootstrap_vs_cv import (
         _balanced,
         _distribution,
         _per_point_oob,

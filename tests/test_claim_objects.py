@@ -220,3 +220,50 @@ def test_a_covers_claim_with_a_margin_needs_a_narrow_interval():
         ).verdict
         == "shown"
     )
+
+
+def test_a_skipped_claim_is_not_made_publishes_na_and_stands_in_the_table(monkeypatch):
+    pytest.importorskip("IPython")
+    shown = []
+    monkeypatch.setattr("IPython.display.display", lambda obj, raw: shown.append(obj))
+    claims = Claims("ch1", strict=False)
+    c = claims.skip("ch1_sd", "the spread is binomial", target="√(L(1−L)/m)",
+                    reason="a true risk of 0 leaves every test error at 0")  # fmt: skip
+    assert c.verdict == "not made" and c.verdict in VERDICTS and c.z is None
+    assert c.numbers() == "n/a" and c.test.startswith("not made: a true risk of 0")
+    assert published()["ch1_sd"] == "n/a" and published()["ch1_sd_z"] == "n/a"
+    assert published()["ch1_sd_verdict"] == "not made"
+    claims.greater("ch1_a", "a > 0", target="L(f_S)", estimate=1.0, se=0.1)
+    claims.show()
+    assert published()["ch1_claims_shown"] == "1" and published()["ch1_claims_total"] == "2"
+    (bundle,) = shown
+    assert (
+        "| `ch1_sd` | the spread is binomial | √(L(1−L)/m) | n/a | not made: a true"
+        in (bundle["text/markdown"])
+    )
+    record = json.loads(json.dumps(bundle[CLAIMS_MIME], allow_nan=False))  # no NaN leaks
+    assert record["claims"][0]["verdict"] == "not made"
+    assert record["claims"][0]["reason"].startswith("a true risk of 0")
+
+
+def test_a_strict_run_stops_on_a_claim_not_made_and_names_its_reason():
+    claims = Claims("ch3", strict=True)
+    with pytest.raises(ClaimError, match=r"ch3_spread .*not made, a constant column"):
+        claims.skip("ch3_spread", "the spread grows", target="sd ratio",
+                    reason="a constant column has no standard deviation")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"reason": ""}, TypeError, "reason must be a non-empty string"),
+        ({"reason": None}, TypeError, "reason must be a non-empty string"),
+        ({"reason": "r", "target": " "}, TypeError, "target must be"),
+    ],
+)
+def test_a_skip_without_a_reason_is_refused(kwargs, error, match):
+    args = {"target": "t", **kwargs}
+    with pytest.raises(error, match=match):
+        Claims("ch1", strict=False).skip("ch1_x", "s", **args)
+    with pytest.raises(ValueError, match="id must be an identifier"):
+        Claims("ch1", strict=False).skip("ch2_x", "s", target="t", reason="r")

@@ -1,4 +1,4 @@
-"""Chapter 8: cvbook.dependence (splitters, design effects) and cvbook.studies.dependence."""
+"""Chapter 8: cvbook.dependence (splitters, design effects) and cvbook.studies.dependent_data."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from cvbook.dependence import (
     intraclass_correlation,
     lag1_autocorrelation,
 )
-from cvbook.studies.dependence import (
+from cvbook.studies.dependent_data import (
     AR1Series,
     GroupedGaussians,
     cv_error,
@@ -272,7 +272,7 @@ def test_studies_refuse_bad_arguments(call, match):
 def test_lagged_trial_risk_is_the_innovation_variance_for_a_near_best_forecast():
     """The far-future risk of lagged_trial is exact given the input: least squares on 2,000
     points of a pure AR(1) (unit variance) is near phi * y_{t-1}, whose risk is 1 - phi**2."""
-    from cvbook.studies.dependence import lagged_trial
+    from cvbook.studies.dependent_data import lagged_trial
 
     out = lagged_trial(np.random.default_rng(0), "ar1_ols", phi=0.9, n=2000, n_fresh=5000)
     assert 1 - 0.9**2 <= out["risk_future"] < 1 - 0.9**2 + 0.005
@@ -281,7 +281,7 @@ def test_lagged_trial_risk_is_the_innovation_variance_for_a_near_best_forecast()
 
 
 def test_lagged_5nn_shuffled_is_optimistic_where_ols_is_not():
-    from cvbook.studies.dependence import lagged_study
+    from cvbook.studies.dependent_data import lagged_study
 
     res = lagged_study(["ar1_5nn", "ar1_ols"], 30, random_state=1, n_fresh=2000)
     knn = res["ar1_5nn"]["shuffled"] - res["ar1_5nn"]["risk_future"]
@@ -307,7 +307,7 @@ def test_groups_trial_interval_coverage_and_loss_icc():
 
 
 def test_label_icc_sets_the_noise_apart_and_keeps_the_marginal():
-    from cvbook.studies.dependence import GroupedGaussians
+    from cvbook.studies.dependent_data import GroupedGaussians
 
     dist = GroupedGaussians(n_groups=400, group_size=5, icc=0.9, label_icc=0.0)
     assert dist.noise_icc == 0.0 and GroupedGaussians(icc=0.3).noise_icc == 0.3
@@ -318,14 +318,14 @@ def test_label_icc_sets_the_noise_apart_and_keeps_the_marginal():
 
 
 def test_oversampling_before_the_split_leaks():
-    from cvbook.studies.dependence import leakage_study, oversampling_trial
+    from cvbook.studies.dependent_data import leakage_study, oversampling_trial
 
     res = leakage_study(oversampling_trial, 12, random_state=0)
     assert res["wrong"].mean() < 0.4 < res["right"].mean()
 
 
 def test_records_round_trip_and_name_a_bad_file(tmp_path):
-    from cvbook.studies.dependence import read_record, write_record
+    from cvbook.studies.dependent_data import read_record, write_record
 
     values = {"a": np.array([0.1, 1 / 3]), "b": np.array([2.0, -1.0])}
     write_record(tmp_path / "r.csv.gz", values, "study=x")
@@ -364,7 +364,7 @@ def test_dependence_runner_writes_records_with_provenance(tmp_path):
     import json
 
     from cvbook.runs.dependence import main
-    from cvbook.studies.dependence import read_record
+    from cvbook.studies.dependent_data import read_record
 
     assert main(["--out", str(tmp_path), "--phi", "0.5", "--n-repeats", "3"]) == 0
     assert read_record(tmp_path / "time_phi0.5.csv.gz")["forward_target"].shape == (3,)

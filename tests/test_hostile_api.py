@@ -835,7 +835,7 @@ def test_drivers_table1_realisation_out_of_range_names_the_option(tmp_path, caps
 
 def test_drivers_coverage_writes_under_the_exact_out_path(tmp_path):
     """--out run.a and --out run.b write two runs (no with_suffix collision)."""
-    from cvbook.runs.coverage import load_results, main
+    from cvbook.runs.coverage import main, read_results
 
     common = ["--n", "30", "--k", "3", "--n-repeats", "2", "--n-fresh", "1000", "--no-progress"]
     for name, seed in (("run.a", "1"), ("run.b", "2")):
@@ -848,8 +848,8 @@ def test_drivers_coverage_writes_under_the_exact_out_path(tmp_path):
         "run.b.json",
         "run.b.records.csv.gz",
     ]
-    assert load_results(tmp_path / "run.a")[1]["parameters"]["seed"] == 1
-    assert load_results(tmp_path / "run.b")[1]["parameters"]["seed"] == 2
+    assert read_results(tmp_path / "run.a")[1]["parameters"]["seed"] == 1
+    assert read_results(tmp_path / "run.b")[1]["parameters"]["seed"] == 2
 
 
 # --------------------------------------------------------------------------- #
@@ -908,7 +908,7 @@ def test_decision_wald_interval_is_not_clipped():
     ],
 )
 def test_studies_table1_seed_names_its_argument(name, realisation, param):
-    from cvbook.studies.table1 import TABLE1_GRID
+    from cvbook.studies.table1_replication import TABLE1_GRID
 
     with pytest.raises(ValueError) as err:
         TABLE1_GRID.random_state(name, realisation)

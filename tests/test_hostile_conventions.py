@@ -166,7 +166,7 @@ def test_an_eval_expression_slower_than_the_timeout_is_named():
 
 
 def test_n_fresh_too_small_for_both_classes_is_refused_by_name():
-    from cvbook.studies import intervals
+    from cvbook.studies import interval_coverage as intervals
 
     with pytest.raises(ValueError, match="n_fresh must be >= 100"):
         intervals.interval_trial(np.random.default_rng(0), "ringnorm", "lda", [30], n_fresh=0)

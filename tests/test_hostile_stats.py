@@ -25,7 +25,7 @@ from cvbook.stats import (
     paired_variance_test,
     power_of_two_scale,
 )
-from cvbook.studies.dependence import label_correlation
+from cvbook.studies.dependent_data import label_correlation
 
 #: Scales over the range of finite floats (powers of two: scaling by them is exact, so the
 #: statistics must agree to rounding; other scales are tested with a tolerance below).

@@ -22,15 +22,29 @@ from sklearn.neighbors import KNeighborsClassifier
 from cvbook.datasets import TwoGaussians
 from cvbook.studies import (
     bias_variance,
-    bootstrap,
-    ckcv,
-    coverage,
-    dependence,
-    intervals,
-    loo,
     selection,
     split_sizes,
-    table1,
+)
+from cvbook.studies import (
+    bootstrap_vs_cv as bootstrap,
+)
+from cvbook.studies import (
+    bound_coverage as coverage,
+)
+from cvbook.studies import (
+    ckcv_averaging as ckcv,
+)
+from cvbook.studies import (
+    dependent_data as dependence,
+)
+from cvbook.studies import (
+    interval_coverage as intervals,
+)
+from cvbook.studies import (
+    loo_pitfalls as loo,
+)
+from cvbook.studies import (
+    table1_replication as table1,
 )
 
 

@@ -1,7 +1,7 @@
 """The studies of chapters 8 and 9 under hostile input (issue 35, items 3 to 5).
 
-Each bad argument of a public function of :mod:`cvbook.studies.dependence` and
-:mod:`cvbook.studies.bootstrap` gives an error that names it; a distribution that draws
+Each bad argument of a public function of :mod:`cvbook.studies.dependent_data` and
+:mod:`cvbook.studies.bootstrap_vs_cv` gives an error that names it; a distribution that draws
 one class or three ends the redraw with an error that names the cause instead of
 looping; the tuned SVM follows scikit-learn's conventions; the study's record object
 refuses what it cannot hold and names a missing key. Valid input of other kinds (a
@@ -18,8 +18,8 @@ from sklearn.model_selection import GroupKFold, KFold
 from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
 
 from cvbook.records import RecordKeyError
-from cvbook.studies import bootstrap as B
-from cvbook.studies import dependence as D
+from cvbook.studies import bootstrap_vs_cv as B
+from cvbook.studies import dependent_data as D
 
 pd = pytest.importorskip("pandas")  # DataFrame inputs; not in the minimum-versions env
 rng = np.random.default_rng
@@ -53,7 +53,7 @@ def _study(**values):
 
 
 BAD = [
-    # studies.dependence: each integer argument given as a string, None, a float, a bool
+    # studies.dependent_data: each integer argument given as a string, None, a float, a bool
     *[
         (lambda v=v: D.preprocessing_trial(0, n_splits=v, n_fresh=50), "n_splits")
         for v in ("5", None, 2.5, True, 1)
@@ -92,7 +92,7 @@ BAD = [
     (lambda: D.AR1Series().risk_future(None, rng(0), 100), "model"),
     (lambda: D.GroupedGaussians().sample("seed"), "rng"),
     (lambda: D.AR1Series().sample(-1), "rng"),
-    # studies.bootstrap
+    # studies.bootstrap_vs_cv
     (lambda: B.own_size("oob", True), "m"),
     (lambda: B.own_size("cv10", 0), "m"),
     (lambda: B.own_size("cv10", "40"), "m"),

@@ -335,7 +335,7 @@ def test_identical_for_any_n_jobs(data):
     est = LinearDiscriminantAnalysis()
     for fn in (cv_wald_interval, corrected_t_interval, nested_cv_interval):
         assert fn(est, *data, random_state=3, n_jobs=1) == fn(est, *data, random_state=3, n_jobs=2)
-    from cvbook.studies.intervals import run_intervals
+    from cvbook.studies.interval_coverage import run_intervals
 
     kw = dict(
         n_values=[40],
@@ -391,10 +391,12 @@ def test_dummy_learner_difference_is_detected():
 @pytest.fixture(scope="module")
 def committed():
     from cvbook.book import results_path
-    from cvbook.runs.intervals import load_record
+    from cvbook.runs.intervals import read_interval_record
 
-    cov, cov_meta = load_record(results_path("intervals", "coverage.json").with_suffix(""))
-    cmp_, cmp_meta = load_record(results_path("intervals", "comparison.json").with_suffix(""))
+    cov, cov_meta = read_interval_record(results_path("intervals", "coverage.json").with_suffix(""))
+    cmp_, cmp_meta = read_interval_record(
+        results_path("intervals", "comparison.json").with_suffix("")
+    )
     return cov, cov_meta, cmp_, cmp_meta
 
 
@@ -425,7 +427,7 @@ def _cp_lower(hits):
 
 def test_committed_run_backs_the_chapter_claims(committed):
     from cvbook.stats import paired_difference, paired_variance_test
-    from cvbook.studies.intervals import coverage_hits, rejections
+    from cvbook.studies.interval_coverage import coverage_hits, rejections
 
     cov, _, cmp_, _ = committed
     main = {"distribution": "twogaussians", "learner": "lda"}
@@ -481,10 +483,12 @@ def test_committed_run_backs_the_chapter_claims(committed):
 
 def test_committed_learning_curve_backs_the_bias_factor_paragraph():
     from cvbook.book import results_path
-    from cvbook.runs.intervals import LEARNING_CURVE, load_record
-    from cvbook.studies.intervals import bias_factor
+    from cvbook.runs.intervals import LEARNING_CURVE, read_interval_record
+    from cvbook.studies.interval_coverage import bias_factor
 
-    rec, meta = load_record(results_path("intervals", "learning_curve.json").with_suffix(""))
+    rec, meta = read_interval_record(
+        results_path("intervals", "learning_curve.json").with_suffix("")
+    )
     prov = meta["provenance"]
     assert len(prov["commit"]) == 40 and prov["parameters"]["plan"] == LEARNING_CURVE
     assert sorted(set(rec["n"].tolist())) == LEARNING_CURVE["n_values"]
@@ -499,7 +503,7 @@ def test_committed_learning_curve_backs_the_bias_factor_paragraph():
 
 
 def test_own_target_and_bias_factor_by_hand():
-    from cvbook.studies.intervals import bias_factor, own_target
+    from cvbook.studies.interval_coverage import bias_factor, own_target
 
     rec = {
         "distribution": np.array(["d"] * 4),

@@ -17,7 +17,7 @@ from cvbook.ranking import (
     nemenyi_test,
     wilcoxon_test,
 )
-from cvbook.runs.table1 import load_runs
+from cvbook.runs.table1 import read_runs
 from cvbook.studies.across_datasets import TABLE1_LEARNERS, scores_by_dataset
 
 sp = pytest.importorskip("scikit_posthocs")
@@ -26,7 +26,7 @@ baycomp = pytest.importorskip("baycomp")
 
 @pytest.fixture(scope="module")
 def table1():
-    return scores_by_dataset(load_runs(results_path("table1")), list(TABLE1_LEARNERS))[1]
+    return scores_by_dataset(read_runs(results_path("table1")), list(TABLE1_LEARNERS))[1]
 
 
 def _random_scores(seed, ties):

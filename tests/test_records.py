@@ -29,8 +29,8 @@ from cvbook.runs import coverage as run_coverage
 from cvbook.runs import dependence as run_dependence
 from cvbook.runs import intervals as run_intervals
 from cvbook.runs import which_is_better as run_which_is_better
-from cvbook.studies.bootstrap import read_study
-from cvbook.studies.dependence import LAGGED_CASES, read_record
+from cvbook.studies.bootstrap_vs_cv import read_study
+from cvbook.studies.dependent_data import LAGGED_CASES, read_record
 
 ROOT = Path(__file__).resolve().parents[1]
 CODE = {"package_sha256": "abc", "versions": {"numpy": "2"}, "commit": "c1"}
@@ -287,11 +287,11 @@ def test_coverage_driver_resumes_a_killed_run(tmp_path, capsys):
         run_coverage.main([*argv[:7], "13", *argv[8:]])
     assert "n_repeats: 12 -> 13" in capsys.readouterr().err
     assert run_coverage.main(argv) == 0
-    _, prov = run_coverage.load_results(out)
+    _, prov = run_coverage.read_results(out)
     assert prov["repetitions_resumed"] >= 1
     fresh = tmp_path / "fresh"
     assert run_coverage.main(["--out", str(fresh), *argv[2:]]) == 0
-    a, b = run_coverage.load_results(out)[0], run_coverage.load_results(fresh)[0]
+    a, b = run_coverage.read_results(out)[0], run_coverage.read_results(fresh)[0]
     for key in a:
         np.testing.assert_array_equal(a[key], b[key])
 
@@ -320,20 +320,22 @@ def test_intervals_driver_learning_curve_is_recorded_and_checked(tmp_path, capsy
 def test_the_committed_records_still_read():
     """The records under results/ were written before records.json: they still load."""
     from cvbook.book import results_path
-    from cvbook.runs.coverage import load_results
-    from cvbook.runs.intervals import load_record
-    from cvbook.runs.table1 import load_runs
+    from cvbook.runs.coverage import read_results
+    from cvbook.runs.intervals import read_interval_record
+    from cvbook.runs.table1 import read_runs
 
     for path in sorted(results_path("bootstrap").glob("*.csv.gz")):
         assert read_study(path).n_repeats >= 2
     assert json.loads(results_path("bootstrap", "provenance.json").read_text())["parts"]
     for name in ("ringnorm", "twonorm"):
-        records, provenance = load_results(results_path("coverage", f"{name}.json").with_suffix(""))
+        records, provenance = read_results(results_path("coverage", f"{name}.json").with_suffix(""))
         assert len(records["method"]) > 0 and "commit" in provenance
     for name in ("coverage", "comparison", "learning_curve"):
-        records, meta = load_record(results_path("intervals", f"{name}.json").with_suffix(""))
+        records, meta = read_interval_record(
+            results_path("intervals", f"{name}.json").with_suffix("")
+        )
         assert len(next(iter(records.values()))) > 0 and "provenance" in meta
-    assert len(load_runs(results_path("table1"))) > 0
+    assert len(read_runs(results_path("table1"))) > 0
     # chapter 8's and chapter 10's, as the chapters read them
     prov = json.loads(results_path("dependence", "provenance.json").read_text())
     phi = prov["parameters"]["phi"]
@@ -368,7 +370,7 @@ def test_table1_sweep_redoes_a_truncated_run_and_refuses_a_folder_without_record
 ):
     from cvbook.datasets.raetsch import requires_raetsch
     from cvbook.runs.table1 import run_sweep
-    from cvbook.studies.table1 import Table1Grid
+    from cvbook.studies.table1_replication import Table1Grid
 
     shared = Path(
         os.environ.get("CVBOOK_SHARED_RAETSCH", ROOT.parent / "shared" / "data" / "raetsch")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cvbook.simulation import repeat, saved_repetitions, spawn_generators
+from cvbook.simulation import columns, repeat, repeat_columns, saved_repetitions, spawn_generators
+from cvbook.validation import ArgumentTypeError
 
 
 def _draw(rng, size=3):
@@ -96,3 +97,41 @@ def test_checkpoint_refuses_another_call_and_unseeded_runs(tmp_path):
         repeat(_draw, 2, random_state=0, checkpoint=tmp_path, size=3)
     with pytest.raises(ValueError, match="random_state must be an int when checkpoint"):
         repeat(_draw, 2, random_state=None, checkpoint=tmp_path / "other")
+
+
+def _two_numbers(rng, shift=0.0):
+    x = rng.normal(size=5)
+    return {"mean": float(x.mean()) + shift, "n": 5, "inner": {"max": float(x.max())}}
+
+
+def test_columns_stack_rows_key_by_key_as_the_hand_loop_did():
+    rows = repeat(_two_numbers, 6, random_state=3, shift=1.0)
+    cols = columns(rows)
+    for key in ("mean", "n"):
+        expected = np.array([r[key] for r in rows])
+        assert cols[key].dtype == expected.dtype
+        np.testing.assert_array_equal(cols[key], expected)
+    np.testing.assert_array_equal(cols["inner"]["max"], [r["inner"]["max"] for r in rows])
+    assert columns(rows, dtype=float)["n"].dtype == np.float64
+    assert columns([np.arange(3), np.arange(3)]).shape == (2, 3)
+
+
+def test_repeat_columns_is_columns_of_repeat():
+    a = repeat_columns(_two_numbers, 4, random_state=0, n_jobs=2, shift=2.0)
+    b = columns(repeat(_two_numbers, 4, random_state=0, shift=2.0))
+    np.testing.assert_array_equal(a["mean"], b["mean"])
+
+
+@pytest.mark.parametrize(
+    "rows, error",
+    [
+        ([], ValueError),
+        ("abc", ArgumentTypeError),
+        ({"a": [1]}, ArgumentTypeError),
+        ([{"a": 1}, {"b": 2}], ValueError),
+        ([{"a": 1}, 3], ValueError),
+    ],
+)
+def test_columns_refuse_what_is_not_rows(rows, error):
+    with pytest.raises(error, match="rows"):
+        columns(rows)

@@ -12,6 +12,7 @@ from cvbook.stats import (
     Paired,
     correlation_interval,
     mean_se,
+    mean_se_by_column,
     paired_difference,
     paired_variance_test,
 )
@@ -107,3 +108,16 @@ def test_paired_variance_test_oracle():
     assert t == pytest.approx(r * np.sqrt(58 / (1 - r * r)), rel=1e-10)
     with pytest.raises(ValueError, match="at least 3"):
         paired_variance_test([1.0, 2.0], [1.0, 2.0])
+
+
+def test_mean_se_by_column_is_mean_se_of_each_column():
+    rng = np.random.default_rng(0)
+    values = rng.normal(size=(30, 4))
+    mean, se = mean_se_by_column(values)
+    for j in range(4):
+        p = mean_se(values[:, j])
+        assert mean[j] == pytest.approx(p.mean, rel=1e-14) and se[j] == pytest.approx(p.se)
+    np.testing.assert_array_equal(se, values.std(axis=0, ddof=1) / np.sqrt(30))
+    for bad in ([1.0, 2.0], [[1.0, 2.0]], [[1.0, np.nan], [2.0, 3.0]]):
+        with pytest.raises(ValueError, match="values"):
+            mean_se_by_column(bad)

@@ -7,7 +7,7 @@ import pytest
 
 
 def test_averaging_rate_is_minus_one_half_for_independent_draws():
-    from cvbook.studies.ckcv import averaging_rate
+    from cvbook.studies.ckcv_averaging import averaging_rate
 
     rate = averaging_rate(np.random.default_rng(5).exponential(size=640), n_boot=300)
     assert abs(rate.slope + 0.5) < 4 * rate.se and rate.slope / rate.se < -4
@@ -15,7 +15,7 @@ def test_averaging_rate_is_minus_one_half_for_independent_draws():
 
 
 def test_averaging_rate_sees_dependent_draws():
-    from cvbook.studies.ckcv import averaging_rate
+    from cvbook.studies.ckcv_averaging import averaging_rate
 
     # a random walk's increments summed in blocks: strongly dependent draws, no 1/sqrt(l) rate
     walk = np.cumsum(np.random.default_rng(6).normal(size=640))
@@ -33,7 +33,7 @@ def test_averaging_rate_sees_dependent_draws():
     ],
 )
 def test_averaging_rate_refuses_by_name(kwargs, match):
-    from cvbook.studies.ckcv import averaging_rate
+    from cvbook.studies.ckcv_averaging import averaging_rate
 
     with pytest.raises(ValueError, match=match):
         averaging_rate(np.arange(100.0), **kwargs)

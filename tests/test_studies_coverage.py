@@ -17,16 +17,15 @@ from cvbook.ckcv import CompleteKCV
 from cvbook.datasets import TwoGaussians, Twonorm, monte_carlo_risk
 from cvbook.datasets.synthetic import linear_rule, make_distribution
 from cvbook.runs import coverage as runs
-from cvbook.runs.coverage import load_results, read_records, save_results, write_records
-from cvbook.studies import coverage
-from cvbook.studies.coverage import (
+from cvbook.runs.coverage import read_records, read_results, write_records, write_results
+from cvbook.studies import bound_coverage as coverage
+from cvbook.studies.bound_coverage import (
     METHODS,
     binomial_se,
     coverage_interval,
     coverage_trial,
     fold_spread_rule,
     format_table,
-    paired_summary,
     run_coverage,
     select_records,
     summarize,
@@ -208,33 +207,6 @@ def test_coverage_interval_holds_the_estimate(counts, alpha):
     assert lo2 <= lo and hi <= hi2
 
 
-def test_paired_difference():
-    rng = np.random.default_rng(0)
-    shared = rng.normal(size=400)
-    a, b = shared + 0.1 + 0.01 * rng.normal(size=400), shared
-    out = paired_summary(a, b)
-    assert out["diff"] == pytest.approx(np.mean(a - b))
-    assert out["se"] == pytest.approx(np.std(a - b, ddof=1) / 20)
-    assert out["z"] > 50 and out["n"] == 400  # pairing removes the shared spread
-    assert paired_summary([1.0, 2.0], [0.0, 1.0])["z"] == np.inf
-    assert paired_summary([1.0, 2.0], [1.0, 2.0])["z"] == 0.0
-
-
-@pytest.mark.parametrize(
-    "a, b, match",
-    [
-        ([1.0], [1.0], "at least 2"),
-        ([1.0, 2.0], [1.0], "paired"),
-        ([[1.0, 2.0]], [[1.0, 2.0]], "one-dimensional"),
-        ([1.0, np.nan], [1.0, 2.0], "finite"),
-        (["a", "b"], [1.0, 2.0], "a must hold numbers"),
-    ],
-)
-def test_paired_difference_refuses(a, b, match):
-    with pytest.raises(ValueError, match=match):
-        paired_summary(a, b)
-
-
 def test_select_records_aligns_repetitions(small_run):
     a = select_records(small_run, method="holdout", k=3, delta=0.05)
     b = select_records(small_run, method="kfold", k=3, delta=0.05)
@@ -403,8 +375,8 @@ def test_public_functions_name_the_bad_argument(call, match):
 
 
 def test_save_and_load_roundtrip(tmp_path, small_run):
-    save_results(tmp_path / "run", small_run, {"seed": 1})
-    records, prov = load_results(tmp_path / "run")
+    write_results(tmp_path / "run", small_run, {"seed": 1})
+    records, prov = read_results(tmp_path / "run")
     assert prov == {"seed": 1}
     for key in small_run:
         assert np.array_equal(records[key], small_run[key])
@@ -413,7 +385,7 @@ def test_save_and_load_roundtrip(tmp_path, small_run):
 
 
 def test_strings_with_commas_quotes_and_line_ends_come_back(tmp_path):
-    """Issue 13: a string holding a comma broke load_results."""
+    """Issue 13: a string holding a comma broke read_results."""
     names = np.array(["a,b", 'say "hi"', "two\nlines", "cr\ronly", "", " pad ", "ünï", "x:U"])
     write_records(tmp_path / "s", {"name:odd,key": names, "i": np.arange(8)})
     back = read_records(tmp_path / "s")
@@ -576,7 +548,7 @@ def test_command_line_writes_provenance(tmp_path):
             "--no-progress",
         ]
     )
-    records, prov = load_results(out)
+    records, prov = read_results(out)
     assert prov["parameters"]["n_repeats"] == 2 and "wall_time_s" in prov
     assert set(prov["versions"]) >= {"numpy", "scikit-learn", "cvbook"}
     assert len(records["method"]) == 2 * len(METHODS)
@@ -600,8 +572,8 @@ def test_command_line_resumes_from_its_checkpoint(tmp_path):
         checkpoint=tmp_path / "resumed.parts",
     )
     runs.main(["--out", str(tmp_path / "resumed"), *args])
-    fresh, _ = load_results(tmp_path / "fresh")
-    resumed, prov = load_results(tmp_path / "resumed")
+    fresh, _ = read_results(tmp_path / "fresh")
+    resumed, prov = read_results(tmp_path / "resumed")
     assert prov["repetitions_resumed"] == 1
     for key in fresh:
         assert np.array_equal(fresh[key], resumed[key])
@@ -657,7 +629,7 @@ def test_committed_large_run_reproduces(repo_root, name):
     """
     path = repo_root / "results" / "coverage" / name
     assert (path.parent / f"{name}.records.csv.gz").exists(), f"committed run {name} is missing"
-    records, prov = load_results(path)
+    records, prov = read_results(path)
     p = prov["parameters"]
     assert p["distribution"] == name.split("_")[0]
     assert len(set(records["repeat"])) == p["n_repeats"]

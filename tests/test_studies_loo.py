@@ -1,4 +1,4 @@
-"""cvbook.studies.loo: the chapter's experiments."""
+"""cvbook.studies.loo_pitfalls: the chapter's experiments."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from sklearn.dummy import DummyClassifier
 from sklearn.linear_model import Ridge
 
 from cvbook.loo import loo_risk
-from cvbook.studies.loo import (
+from cvbook.studies.loo_pitfalls import (
     majority_vote_loo,
     majority_vote_loo_distribution,
     ridge_estimates_and_risks,
@@ -195,7 +195,7 @@ def test_ridge_estimates_and_risks_refuses(kwargs, match):
 
 @pytest.mark.parametrize("alpha", [1e-3, 1.0, 1e4])
 def test_fast_ridge_fit_is_sklearns_ridge(alpha):
-    from cvbook.studies.loo import _ridge_fit
+    from cvbook.studies.loo_pitfalls import _ridge_fit
 
     X, y = _data(m=15, d=4, seed=16)
     ref = Ridge(alpha=alpha).fit(X, y)

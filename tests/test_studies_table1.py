@@ -1,5 +1,5 @@
-"""Tests of cvbook.studies.table1 and its driver cvbook.runs.table1: the record of one fit, the
-generated data sets, atomic writes, resuming, the one-off enrichment, the summary."""
+"""Tests of cvbook.studies.table1_replication and its driver cvbook.runs.table1: the record of
+one fit, the generated data sets, atomic writes, resuming, the one-off enrichment, the summary."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from cvbook.datasets.raetsch import requires_raetsch
 from cvbook.provenance import atomic_write, atomic_write_text
 from cvbook.runs import table1 as driver
 from cvbook.runs.table1 import enrich_runs, run_sweep
-from cvbook.studies import table1
-from cvbook.studies.table1 import (
+from cvbook.studies import table1_replication as table1
+from cvbook.studies.table1_replication import (
     Table1Grid,
     binomial_floor,
     bound_at_level,
@@ -269,7 +269,9 @@ def test_comparisons_with_the_paper_and_paired_differences(tmp_path):
     assert cmp["se"] == pytest.approx(np.sqrt((0.2**2 + 0.3**2) / 3))
     assert cmp["z"] == pytest.approx(0.1 / cmp["se"])
     d = paired_by_dataset(runs, "L_EE", "test_err_F")["image"]
-    assert d["mean"] == pytest.approx(4.0) and d["se"] == pytest.approx(0.0, abs=1e-12)
+    assert d.mean == pytest.approx(4.0) and d.se == pytest.approx(0.0, abs=1e-12) and d.n == 3
+    with pytest.raises(ValueError, match=r"at least 2 runs of each data set.*'image' has 1"):
+        paired_by_dataset(runs[:1], "L_EE", "test_err_F")
     (tmp_path / "bad.csv").write_text("name,L_EE_mean\nimage,5.7\n")
     with pytest.raises(ValueError, match="must start with a 'dataset' column"):
         read_paper_table(tmp_path / "bad.csv")
@@ -289,7 +291,7 @@ def test_both_command_lines_answer():
 
 
 def test_committed_records_hold_the_fields_the_chapter_reads():
-    runs = driver.load_runs(ROOT / "results" / "table1")
+    runs = driver.read_runs(ROOT / "results" / "table1")
     assert len(runs) == 130
     for r in runs:
         for key in ("n_test", *driver._ADDED, *table1.TIE_KEYS):

@@ -15,8 +15,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cvbook.runs.table1 import load_runs, table_csv
-from cvbook.studies.table1 import TABLE1_COLUMNS, TIE_KEYS, Table1Grid, run_one, summarise
+from cvbook.runs.table1 import read_runs, table_csv
+from cvbook.studies.table1_replication import (
+    TABLE1_COLUMNS,
+    TIE_KEYS,
+    Table1Grid,
+    run_one,
+    summarise,
+)
 
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "table1"
 SPOT = RESULTS / "runs" / "thyroid_r01.json"
@@ -74,7 +80,7 @@ def test_committed_row_recomputes(raetsch_dir):
 def test_committed_table_summarises_committed_runs():
     if not (RESULTS / "table1.csv").exists():
         pytest.skip("no committed table1.csv")
-    runs = load_runs(RESULTS)
+    runs = read_runs(RESULTS)
     assert (RESULTS / "table1.csv").read_text() == table_csv(summarise(runs))
     prov = json.loads((RESULTS / "provenance.json").read_text())
     assert prov["n_runs_finished"] == len(runs)

@@ -114,7 +114,7 @@ class MapError(ValueError):
 class Module:
     """One module of the package, as the map shows it."""
 
-    name: str  # dotted, "cvbook.studies.loo"
+    name: str  # dotted, "cvbook.studies.loo_pitfalls"
     floor: int
     chapters: tuple[str, ...]  # "1", "5b", in reading order
     summary: str  # the docstring's first paragraph, on one line
@@ -122,7 +122,7 @@ class Module:
 
     @property
     def short(self) -> str:
-        """The name without ``cvbook.`` (``studies.loo``)."""
+        """The name without ``cvbook.`` (``studies.loo_pitfalls``)."""
         return self.name.removeprefix("cvbook.")
 
     @property
@@ -192,7 +192,7 @@ def floor_of(name: str, summary: str) -> int:
 
     Examples
     --------
-    >>> floor_of("cvbook.studies.loo", "Chapter 4's studies."), floor_of("cvbook.risk", "")
+    >>> floor_of("cvbook.studies.loo_pitfalls", "Chapter 4's studies."), floor_of("cvbook.risk", "")
     (4, 2)
     >>> floor_of("cvbook.records", "Records on disk (floor 1 of the package plan).")
     1

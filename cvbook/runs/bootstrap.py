@@ -1,10 +1,10 @@
 """The long run behind chapter 9: the bootstrap family against cross-validation.
 
 ``python -m cvbook.runs.bootstrap --out results/bootstrap`` runs
-:func:`cvbook.studies.bootstrap.bootstrap_study` for every learner and size asked for and
+:func:`cvbook.studies.bootstrap_vs_cv.bootstrap_study` for every learner and size asked for and
 writes, per (learner, m), ``<out>/<learner>_m<m>.csv.gz`` (:func:`write_study`), then
 ``<out>/provenance.json`` (per part: command, parameters, package versions, commit,
-wall time). ``--study class_mix`` runs :func:`cvbook.studies.bootstrap.class_mix_study`
+wall time). ``--study class_mix`` runs :func:`cvbook.studies.bootstrap_vs_cv.class_mix_study`
 instead and writes ``<out>/class_mix_<learner>_m<m>.csv.gz``. Every file is written
 atomically. Each finished data set is saved at once under
 ``<out>/parts/``; the same command, re-run after an interruption, resumes from there and
@@ -19,19 +19,15 @@ no record of being finished, is made again.
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
 import shutil
-import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 
-from ..provenance import atomic_write_text, package_versions
+from ..provenance import package_versions
 from ..records import Ledger, PartMismatch, note_unrecorded_checkpoint, prune_checkpoint
 from ..simulation import saved_repetitions
-from ..studies.bootstrap import (
+from ..studies.bootstrap_vs_cv import (
     BOOTSTRAP_LEARNERS,
     MIN_M,
     bootstrap_distribution,
@@ -39,25 +35,9 @@ from ..studies.bootstrap import (
     class_mix_study,
     write_study,
 )
+from . import cli
 
 __all__ = ["main"]
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
-
-
-def _record(path: Path, name: str, provenance: dict) -> None:
-    """Add one part's provenance to ``provenance.json`` (``{"parts": {name: ...}}``)."""
-    parts = json.loads(path.read_text())["parts"] if path.exists() else {}
-    parts[name] = provenance
-    atomic_write_text(path, json.dumps({"parts": parts}, indent=1, sort_keys=True) + "\n")
 
 
 #: The study's argument names and the options that set them (an error names the option).
@@ -84,26 +64,24 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Examples
     --------
-    >>> main(["--help"])  # doctest: +ELLIPSIS
+    A bad option stops the run before anything is written (every m is at least MIN_M):
+
+    >>> main(["--out", "x", "--m", "3"])
     Traceback (most recent call last):
-    ...
-    SystemExit: 0
+    SystemExit: 2
     """
-    parser = argparse.ArgumentParser(
-        prog="python -m cvbook.runs.bootstrap",
-        description="Bootstrap estimates and cross-validation against the known risk.",
+    parser = cli.command_parser(
+        "cvbook.runs.bootstrap", "Bootstrap estimates and cross-validation against the known risk."
     )
-    parser.add_argument("--out", required=True, help="output folder")
     parser.add_argument("--distribution", default="twogaussians")
     parser.add_argument("--learners", nargs="+", choices=BOOTSTRAP_LEARNERS, default=["lda", "1nn"])
-    parser.add_argument("--m", type=_positive_int, nargs="+", default=[20, 40])
-    parser.add_argument("--n-repeats", type=_positive_int, default=1000)
-    parser.add_argument("--n-bootstraps", type=_positive_int, default=50)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--n-jobs", type=int, default=1)
+    parser.add_argument("--m", type=cli.positive_int, nargs="+", default=[20, 40])
+    parser.add_argument("--n-repeats", type=cli.positive_int, default=1000)
+    parser.add_argument("--n-bootstraps", type=cli.positive_int, default=50)
+    cli.add_seed_and_jobs(parser)
     parser.add_argument(
         "--n-fresh",
-        type=_positive_int,
+        type=cli.positive_int,
         default=20_000,
         help="fresh points that score a non-linear model's risk (compare study)",
     )
@@ -117,12 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
-    if args.n_jobs == 0:
-        parser.error("argument --n-jobs: must be a nonzero integer (-1 for every core)")
-    if not 0 <= args.seed < 2**32:
-        parser.error(f"argument --seed: must be an integer in [0, 2**32), got {args.seed}")
-    if not args.out.strip():
-        parser.error("argument --out: must name a folder, got an empty string")
+    cli.check_seed_jobs_out(parser, args)
     try:
         bootstrap_distribution(args.distribution)
     except ValueError as err:
@@ -130,17 +103,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     small = [m for m in args.m if m < MIN_M]
     if small:
         parser.error(f"argument --m: every m must be >= {MIN_M}, got {small}")
-    out = Path(args.out)
-    for folder in (out, *out.parents):
-        if folder.exists():
-            if not folder.is_dir():
-                parser.error(f"argument --out: {str(folder)!r} exists and is not a folder")
-            break
+    out = cli.output_folder(parser, args.out)
     ledger = Ledger(out)  # the code that runs: read before the run
     commit, dirty = ledger.code["commit"], ledger.code["uncommitted_package_files"]
-    command = "python -m cvbook.runs.bootstrap " + " ".join(
-        sys.argv[1:] if argv is None else list(argv)
-    )
+    command = cli.command("cvbook.runs.bootstrap", argv)
     parameters = {k: v for k, v in vars(args).items() if k != "no_progress"}
     for learner in args.learners:
         for m in args.m:
@@ -213,7 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
             }
             ledger.finish(name, settings, [target.name], provenance)
-            _record(out / "provenance.json", name, provenance)  # what chapter 9 reads
+            cli.record_part(out / "provenance.json", name, provenance)  # what chapter 9 reads
             shutil.rmtree(checkpoint)
     if (out / "parts").exists() and not any((out / "parts").iterdir()):
         (out / "parts").rmdir()

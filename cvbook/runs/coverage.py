@@ -1,13 +1,13 @@
 """The long coverage runs behind chapter 6: command line, records on disk, resume.
 
 ``python -m cvbook.runs.coverage --help`` runs one study of
-:func:`cvbook.studies.coverage.run_coverage` and writes
+:func:`cvbook.studies.bound_coverage.run_coverage` and writes
 
 * ``<out>.records.csv.gz``: one record per (repetition, estimate, n, k, delta), a
   gzip-compressed CSV (:func:`write_records`) whose header gives each column's type,
   so that :func:`read_records` returns the same arrays, bit for bit;
 * ``<out>.json``: the provenance of the run (command, parameters, package versions,
-  commit, wall time) and the summary of :func:`cvbook.studies.coverage.summarize`.
+  commit, wall time) and the summary of :func:`cvbook.studies.bound_coverage.summarize`.
 
 Both are written atomically. Each finished repetition is saved at once in
 ``<out>.parts/``; the same command, re-run after an interruption, resumes from there. The
@@ -20,7 +20,6 @@ whole is made again.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import gzip
 import io
@@ -38,7 +37,13 @@ import numpy as np
 from ..provenance import atomic_write, atomic_write_text, package_versions
 from ..records import Ledger, PartMismatch, note_unrecorded_checkpoint, prune_checkpoint
 from ..simulation import saved_repetitions
-from ..studies.coverage import DISTRIBUTIONS, LEARNERS, default_learner, run_coverage, summarize
+from ..studies.bound_coverage import (
+    DISTRIBUTIONS,
+    LEARNERS,
+    default_learner,
+    run_coverage,
+    summarize,
+)
 from ..validation import (
     ArgumentTypeError,
     check_float,
@@ -48,8 +53,9 @@ from ..validation import (
     check_random_state,
     name_options,
 )
+from . import cli
 
-__all__ = ["load_results", "main", "read_records", "save_results", "write_records"]
+__all__ = ["main", "read_records", "read_results", "write_records", "write_results"]
 
 # Column types in the header, ``name:type``. The one-letter types are those of the first
 # records (str, int64, float64); the others are numpy dtype names.
@@ -237,7 +243,7 @@ def read_records(path: str | os.PathLike) -> dict[str, np.ndarray]:
     return records
 
 
-def save_results(
+def write_results(
     path: str | os.PathLike, records: Mapping[str, np.ndarray], provenance: Mapping[str, Any]
 ) -> None:
     """Write a run: records (:func:`write_records`) and ``<path>.json`` (provenance, summary).
@@ -248,8 +254,8 @@ def save_results(
     >>> rec = {"method": np.array(["kfold"]), "n": np.array([50]), "k": np.array([5]),
     ...        "delta": np.array([0.05]), "estimate": np.array([0.2]), "risk": np.array([0.1])}
     >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     save_results(pathlib.Path(tmp) / "run", rec, {"seed": 0})
-    ...     records, provenance = load_results(pathlib.Path(tmp) / "run")
+    ...     write_results(pathlib.Path(tmp) / "run", rec, {"seed": 0})
+    ...     records, provenance = read_results(pathlib.Path(tmp) / "run")
     >>> records["estimate"].tolist(), records["n"].dtype.kind, provenance
     ([0.2], 'i', {'seed': 0})
     """
@@ -263,12 +269,12 @@ def save_results(
     atomic_write_text(path.parent / f"{path.name}.json", json.dumps(payload, indent=1) + "\n")
 
 
-def load_results(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """Read what :func:`save_results` wrote: ``(records, provenance)``.
+def read_results(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """Read what :func:`write_results` wrote: ``(records, provenance)``.
 
     Examples
     --------
-    >>> load_results("no/such/run")
+    >>> read_results("no/such/run")
     Traceback (most recent call last):
     ...
     FileNotFoundError: no records at no/such/run.records.csv.gz
@@ -284,19 +290,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Examples
     --------
-    >>> main(["--help"])  # doctest: +ELLIPSIS
+    A bad option stops the run before anything is written (K-fold needs k of at least 3):
+
+    >>> main(["--out", "x", "--k", "2"])
     Traceback (most recent call last):
-    ...
-    SystemExit: 0
+    SystemExit: 2
     """
-    parser = argparse.ArgumentParser(
-        prog="python -m cvbook.runs.coverage",
-        description="Coverage and tightness of risk estimates on a known distribution.",
-    )
-    parser.add_argument(
-        "--out",
-        required=True,
-        help="output path: OUT.records.csv.gz and OUT.json are written (OUT kept as given)",
+    parser = cli.command_parser(
+        "cvbook.runs.coverage",
+        "Coverage and tightness of risk estimates on a known distribution.",
+        out_help="output path: OUT.records.csv.gz and OUT.json are written (OUT kept as given)",
     )
     parser.add_argument("--distribution", default="twogaussians", choices=DISTRIBUTIONS)
     parser.add_argument("--learner", default="default", choices=LEARNERS)
@@ -307,8 +310,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--n-splits", type=int, default=5)
     parser.add_argument("--n-fresh", type=int, default=100_000)
     parser.add_argument("--tune-k", action="store_true")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--n-jobs", type=int, default=None)
+    cli.add_seed_and_jobs(parser, n_jobs=None)
     parser.add_argument("--no-progress", action="store_true")
     parser.add_argument(
         "--checkpoint",
@@ -394,8 +396,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             ledger.forget(out.name)  # nothing made: the part does not bind the next run
         parser.error(name_options(str(err), options))
     provenance = {
-        "command": "python -m cvbook.runs.coverage "
-        + " ".join(sys.argv[1:] if argv is None else list(argv)),
+        "command": cli.command("cvbook.runs.coverage", argv),
         "parameters": {
             key: value
             for key, value in vars(args).items()
@@ -412,7 +413,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "n_jobs": args.n_jobs,
         "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
-    save_results(args.out, records, provenance)
+    write_results(args.out, records, provenance)
     ledger.finish(out.name, settings, files, {"wall_time_s": provenance["wall_time_s"]})
     shutil.rmtree(checkpoint)  # the results are on disk: the partial ones are not needed
     print(

@@ -1,9 +1,9 @@
 """``python -m cvbook.runs.dependence``: the long run behind chapter 8's time section.
 
-Runs :func:`cvbook.studies.dependence.time_study` at one autocorrelation ``--phi`` over
-``--n-repeats`` series, and :func:`~cvbook.studies.dependence.lagged_study` (the
+Runs :func:`cvbook.studies.dependent_data.time_study` at one autocorrelation ``--phi`` over
+``--n-repeats`` series, and :func:`~cvbook.studies.dependent_data.lagged_study` (the
 lagged-input controls) over as many, and writes ``<out>/time_phi<phi>.csv.gz`` and
-``<out>/lagged_phi<phi>_<case>.csv.gz`` (:func:`~cvbook.studies.dependence.write_record`),
+``<out>/lagged_phi<phi>_<case>.csv.gz`` (:func:`~cvbook.studies.dependent_data.write_record`),
 then ``<out>/provenance.json`` (command, parameters, package versions, commit read before
 the run, wall and CPU time). Every file is written atomically.
 
@@ -17,7 +17,6 @@ finished, is made again.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -26,8 +25,9 @@ from collections.abc import Sequence
 
 from ..provenance import atomic_write_text, package_versions
 from ..records import Ledger, PartMismatch
-from ..studies.dependence import LAGGED_CASES, lagged_study, time_study, write_record
+from ..studies.dependent_data import LAGGED_CASES, lagged_study, time_study, write_record
 from ..validation import check_output_path
+from . import cli
 
 __all__ = ["main"]
 
@@ -43,31 +43,25 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Examples
     --------
-    >>> main(["--help"])  # doctest: +ELLIPSIS
+    A bad option stops the run before anything is written (phi must lie in (-1, 1)):
+
+    >>> main(["--out", "x", "--phi", "1"])
     Traceback (most recent call last):
-    ...
-    SystemExit: 0
+    SystemExit: 2
     """
-    parser = argparse.ArgumentParser(
-        prog="python -m cvbook.runs.dependence",
-        description="Chapter 8's time section at a size that resolves its paired differences.",
+    parser = cli.command_parser(
+        "cvbook.runs.dependence",
+        "Chapter 8's time section at a size that resolves its paired differences.",
     )
-    parser.add_argument("--out", required=True, help="output folder")
     parser.add_argument("--phi", type=float, default=0.95)
     parser.add_argument("--n-repeats", type=int, default=400)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--n-jobs", type=int, default=1)
+    cli.add_seed_and_jobs(parser)
     args = parser.parse_args(argv)
     if not -1 < args.phi < 1:
         parser.error(f"argument --phi: must be in (-1, 1), got {args.phi}")
     if args.n_repeats < 3:
         parser.error(f"argument --n-repeats: must be >= 3, got {args.n_repeats}")
-    if not 0 <= args.seed < 2**32:
-        parser.error(f"argument --seed: must be an integer in [0, 2**32), got {args.seed}")
-    if args.n_jobs == 0:
-        parser.error("argument --n-jobs: must be a nonzero integer (-1 for every core)")
-    if not args.out.strip():
-        parser.error("argument --out: must name a folder, got an empty string")
+    cli.check_seed_jobs_out(parser, args)
     try:  # a folder, with no file among its parents
         out = check_output_path(args.out, "--out", folder=True)
     except (TypeError, ValueError) as err:
@@ -107,9 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             values,
             f"study=lagged case={case} phi={args.phi:g}",
         )
-    command = "python -m cvbook.runs.dependence " + " ".join(
-        sys.argv[1:] if argv is None else list(argv)
-    )
+    command = cli.command("cvbook.runs.dependence", argv)
     provenance = {
         "command": command,
         "parameters": vars(args),

@@ -1,11 +1,13 @@
 """``python -m cvbook.runs.intervals``: the long run of chapter 7's studies.
 
-Parses the options, runs :func:`cvbook.studies.intervals.run_intervals` and
-:func:`~cvbook.studies.intervals.run_comparisons`, and writes their records and provenance
-atomically under ``--out`` (:func:`save_record`; read back by :func:`load_record`),
-resuming an interrupted run from its checkpoints. With ``--learning-curve`` it runs only
-:func:`~cvbook.studies.intervals.run_nested_learning_curve` (:data:`LEARNING_CURVE`), the
-study behind nested CV's bias factor, and writes ``<out>/learning_curve.*``.
+Parses the options, runs :func:`cvbook.studies.interval_coverage.run_intervals` and
+:func:`~cvbook.studies.interval_coverage.run_comparisons`, and writes their records and
+provenance atomically under ``--out`` (:func:`write_interval_record`; read back by
+:func:`read_interval_record`), resuming an interrupted run from its checkpoints. With
+``--learning-curve`` it runs only
+:func:`~cvbook.studies.interval_coverage.run_nested_learning_curve`
+(:data:`LEARNING_CURVE`), the study behind nested CV's bias factor, and writes
+``<out>/learning_curve.*``.
 
 The two parts (``long_run``: ``coverage.*`` and ``comparison.*``; ``learning_curve``) are
 recorded in ``<out>/records.json`` (:class:`cvbook.records.Ledger`) with their settings and
@@ -32,7 +34,7 @@ from threadpoolctl import threadpool_limits
 from ..provenance import atomic_write, atomic_write_text, package_versions
 from ..records import Ledger, PartMismatch, note_unrecorded_checkpoint, prune_checkpoint
 from ..simulation import saved_repetitions
-from ..studies.intervals import (
+from ..studies.interval_coverage import (
     CASES,
     SETTINGS,
     bias_factor,
@@ -50,20 +52,21 @@ from ..validation import (
     check_random_state,
     name_options,
 )
+from . import cli
 
 __all__ = [
     "LEARNING_CURVE",
     "LONG_RUN",
-    "load_record",
     "main",
-    "save_record",
+    "read_interval_record",
+    "write_interval_record",
 ]
 
 
 _KINDS = {"U": str, "i": int, "f": float}
 
 
-def save_record(
+def write_interval_record(
     path: str | os.PathLike, records: Mapping[str, np.ndarray], meta: Mapping[str, Any]
 ) -> None:
     """Write ``records`` as ``<path>.csv.gz`` (exact floats) and ``meta`` as ``<path>.json``.
@@ -74,9 +77,9 @@ def save_record(
     --------
     >>> import tempfile, pathlib
     >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     save_record(pathlib.Path(tmp) / "r", {"n": np.array([5]), "x": np.array([0.1])},
-    ...                 {"seed": 1})
-    ...     rec, meta = load_record(pathlib.Path(tmp) / "r")
+    ...     values = {"n": np.array([5]), "x": np.array([0.1])}
+    ...     write_interval_record(pathlib.Path(tmp) / "r", values, {"seed": 1})
+    ...     rec, meta = read_interval_record(pathlib.Path(tmp) / "r")
     >>> rec["x"].tolist(), rec["n"].dtype.kind, meta
     ([0.1], 'i', {'seed': 1})
     """
@@ -101,12 +104,12 @@ def save_record(
     atomic_write_text(path.parent / f"{path.name}.json", json.dumps(meta, indent=1) + "\n")
 
 
-def load_record(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """Read what :func:`save_record` wrote: ``(records, meta)``.
+def read_interval_record(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """Read what :func:`write_interval_record` wrote: ``(records, meta)``.
 
     Examples
     --------
-    >>> load_record("no/such/record")
+    >>> read_interval_record("no/such/record")
     Traceback (most recent call last):
     ...
     FileNotFoundError: [Errno 2] No such file or directory: 'no/such/record.csv.gz'
@@ -146,8 +149,8 @@ LONG_RUN: dict[str, Any] = {
 
 
 #: The learning-curve study behind nested CV's bias factor: the main design's learner and
-#: distribution, K = 5 as in :data:`cvbook.studies.intervals.SETTINGS`, 1000 data sets at each
-#: of three sizes.
+#: distribution, K = 5 as in :data:`cvbook.studies.interval_coverage.SETTINGS`, 1000 data
+#: sets at each of three sizes.
 LEARNING_CURVE: dict[str, Any] = {
     "distribution": "twogaussians",
     "learner": "lda",
@@ -193,8 +196,7 @@ def _main_learning_curve(args: argparse.Namespace, out: Path, argv: Sequence[str
             ledger.forget("learning_curve")  # nothing made: it does not bind the next run
         raise
     provenance = {
-        "command": "python -m cvbook.runs.intervals "
-        + " ".join(sys.argv[1:] if argv is None else list(argv)),
+        "command": cli.command("cvbook.runs.intervals", argv),
         "parameters": {"seed": args.seed + 200, "plan": plan, "scale": args.scale},
         "versions": package_versions(),
         "commit": commit,
@@ -208,7 +210,9 @@ def _main_learning_curve(args: argparse.Namespace, out: Path, argv: Sequence[str
         "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
     summary = [{"n": n, **bias_factor(rec, n=n)} for n in plan["n_values"]]
-    save_record(out / "learning_curve", rec, {"provenance": provenance, "summary": summary})
+    write_interval_record(
+        out / "learning_curve", rec, {"provenance": provenance, "summary": summary}
+    )
     ledger.finish("learning_curve", settings, files, {"wall_time_s": provenance["wall_time_s"]})
     shutil.rmtree(ck)
     print(f"wrote {out}/learning_curve.* in {provenance['wall_time_s']} s", file=sys.stderr)
@@ -224,18 +228,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Examples
     --------
-    >>> main(["--help"])  # doctest: +ELLIPSIS
+    A bad option stops the run before anything is written (a seed is a non-negative integer):
+
+    >>> main(["--seed", "-1"])
     Traceback (most recent call last):
-    ...
-    SystemExit: 0
+    SystemExit: 2
     """
-    parser = argparse.ArgumentParser(
-        prog="python -m cvbook.runs.intervals",
-        description="Coverage of the risk intervals and error rates of the learner "
+    parser = cli.command_parser(
+        "cvbook.runs.intervals",
+        "Coverage of the risk intervals and error rates of the learner "
         "comparisons of chapter 7, on distributions with known risk.",
+        out_default="results/intervals",
     )
-    parser.add_argument("--out", default="results/intervals", help="output folder")
-    parser.add_argument("--seed", type=int, default=2028)
+    cli.add_seed_and_jobs(parser, seed=2028)
     parser.add_argument(
         "--scale",
         type=float,
@@ -251,7 +256,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--n-fresh", type=int, default=20_000, help="fresh points for a risk that is not exact"
     )
-    parser.add_argument("--n-jobs", type=int, default=1)
     parser.add_argument(
         "--learning-curve",
         action="store_true",
@@ -360,8 +364,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(name_options(str(err), options))
     coverage, comparison = _concat(pieces), _concat(comps)
     provenance = {
-        "command": "python -m cvbook.runs.intervals "
-        + " ".join(sys.argv[1:] if argv is None else list(argv)),
+        "command": cli.command("cvbook.runs.intervals", argv),
         "parameters": {
             "seed": args.seed,
             "plan": plan,
@@ -383,12 +386,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "repetitions_resumed": resumed,  # done by an earlier, interrupted run (not timed here)
         "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
-    save_record(
+    write_interval_record(
         out / "coverage",
         coverage,
         {"provenance": provenance, "summary": summarize_intervals(coverage)},
     )
-    save_record(
+    write_interval_record(
         out / "comparison",
         comparison,
         {"provenance": provenance, "summary": summarize_comparisons(comparison)},

@@ -1,13 +1,14 @@
 """The Table 1 sweep on disk: command line, one record per run, resume, summary files.
 
-The methods are :mod:`cvbook.studies.table1`; this module runs them over Rätsch's 13 benchmarks
-x 10 realisations and keeps the results. Each (data set, realisation) record is written,
-as soon as it is finished, to ``<out>/runs/<name>_r<rr>.json`` through a temporary file
-in the same folder and :func:`os.replace`, so a file is either complete or absent; a
-re-run skips the finished ones, and killing the sweep loses only the fits in flight. At
-the end, ``<out>/table1.csv`` (means and standard deviations over realisations, in
-percent, as in the paper) and ``<out>/provenance.json`` (grid, versions, commit, wall
-time, cores, peak memory) are written the same way.
+The methods are :mod:`cvbook.studies.table1_replication`; this module runs them over
+Rätsch's 13 benchmarks x 10 realisations and keeps the results. Each (data set,
+realisation) record is written, as soon as it is finished, to
+``<out>/runs/<name>_r<rr>.json`` through a temporary file in the same folder and
+:func:`os.replace`, so a file is either complete or absent; a re-run skips the finished
+ones, and killing the sweep loses only the fits in flight. At the end,
+``<out>/table1.csv`` (means and standard deviations over realisations, in percent, as in
+the paper) and ``<out>/provenance.json`` (grid, versions, commit, wall time, cores, peak
+memory) are written the same way.
 
 Run it from the repository root ::
 
@@ -26,7 +27,6 @@ refused.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import platform
@@ -43,7 +43,7 @@ from tqdm import tqdm
 from ..datasets.raetsch import RAETSCH_NAMES, load_raetsch, raetsch_info
 from ..provenance import atomic_write_text, package_versions
 from ..records import Ledger
-from ..studies.table1 import (
+from ..studies.table1_replication import (
     TABLE1_GRID,
     TIE_KEYS,
     Table1Grid,
@@ -62,8 +62,9 @@ from ..validation import (
     check_output_path,
     name_options,
 )
+from . import cli
 
-__all__ = ["enrich_runs", "load_runs", "main", "run_sweep", "table_csv"]
+__all__ = ["enrich_runs", "main", "read_runs", "run_sweep", "table_csv"]
 
 COMMAND = "python -m cvbook.runs.table1 --out results/table1 --n-jobs 2"
 
@@ -92,13 +93,13 @@ def _check_out(out: Any) -> Path:
     return Path(out)
 
 
-def load_runs(out: str | os.PathLike) -> list[dict[str, Any]]:
+def read_runs(out: str | os.PathLike) -> list[dict[str, Any]]:
     """Every finished run under ``<out>/runs``, sorted by (data set, realisation).
 
     Examples
     --------
     >>> import tempfile
-    >>> load_runs(tempfile.mkdtemp())
+    >>> read_runs(tempfile.mkdtemp())
     []
     """
     runs = []
@@ -190,7 +191,7 @@ def run_sweep(
     for n, r in todo:  # a run to redo: its file is not a finished run of this sweep
         _run_path(out, n, r).unlink(missing_ok=True)
     (out / "runs").mkdir(parents=True, exist_ok=True)
-    for r in load_runs(out):
+    for r in read_runs(out):
         if Table1Grid.from_dict(r["grid"]) != grid:
             raise ValueError(
                 f"grid differs from the one of the finished runs in {out}; use another out folder"
@@ -215,7 +216,7 @@ def run_sweep(
         ledger.finish(f"{n}_r{r:02d}", settings(n, r), files(n, r), {"wall_s": rec["wall_s"]})
     wall = time.time() - t0
 
-    runs = load_runs(out)
+    runs = read_runs(out)
     rows = summarise(runs)
     if rows:
         atomic_write_text(out / "table1.csv", table_csv(rows))
@@ -313,10 +314,11 @@ def enrich_runs(
     """Add to finished runs the fields the current code records (a one-off migration).
 
     For each record missing them: the class counts, the scale of gamma
-    (:func:`cvbook.studies.table1.data_fields`) and the per-split EE error counts of the three
-    selected rows, refit alone (:func:`cvbook.studies.table1.refit_selected`). The counts must
-    give back the record's ``L_EE``, ``L_EE_k5`` and ``L_EE_k10`` to 1e-12, or nothing
-    is written. The ties of the three selections (:data:`cvbook.studies.table1.TIE_KEYS`) need
+    (:func:`cvbook.studies.table1_replication.data_fields`) and the per-split EE error
+    counts of the three selected rows, refit alone
+    (:func:`cvbook.studies.table1_replication.refit_selected`). The counts must give back
+    the record's ``L_EE``, ``L_EE_k5`` and ``L_EE_k10`` to 1e-12, or nothing is written.
+    The ties of the three selections (:data:`cvbook.studies.table1_replication.TIE_KEYS`) need
     the whole fit: it is re-run, and must give back every selection, error count and
     test error of the record bit for bit and its bounds to 4 ulp, or nothing is written
     (the first entry of each ``L_EE_tied``, the selected row's, is the record's bound).
@@ -347,7 +349,7 @@ def enrich_runs(
     out = _check_out(out)
     runs = [
         r
-        for r in load_runs(out)
+        for r in read_runs(out)
         if (names is None or r["dataset"] in names) and not {*_ADDED, *TIE_KEYS} <= set(r)
     ]
     ledger = Ledger(out)  # a recorded run gets the new digest of its rewritten file
@@ -383,10 +385,9 @@ def enrich_runs(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: ``python -m cvbook.runs.table1 --out results/table1 --n-jobs 2``."""
-    p = argparse.ArgumentParser(
-        prog="python -m cvbook.runs.table1", description=__doc__.splitlines()[0]
+    p = cli.command_parser(
+        "cvbook.runs.table1", __doc__.splitlines()[0], out_default="results/table1"
     )
-    p.add_argument("--out", default="results/table1", help="output folder")
     p.add_argument("--n-jobs", type=int, default=2)
     p.add_argument(
         "--datasets",

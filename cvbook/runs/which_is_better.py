@@ -18,19 +18,16 @@ no record of being finished, is made again.
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
-import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 
-from ..provenance import atomic_write_text, package_versions
+from ..provenance import package_versions
 from ..records import Ledger, PartMismatch
 from ..studies.which_is_better import PAIRS, run_one_dataset
+from . import cli
 from .coverage import write_records
 
 __all__ = ["main"]
@@ -39,57 +36,34 @@ __all__ = ["main"]
 N_SPLITS = 10
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: run the two cases and save them with their provenance.
 
     Examples
     --------
-    >>> main(["--help"])  # doctest: +ELLIPSIS
+    A bad option stops the run before anything is written (n must be at least 40):
+
+    >>> main(["--out", "x", "--n", "20"])
     Traceback (most recent call last):
-    ...
-    SystemExit: 0
+    SystemExit: 2
     """
-    parser = argparse.ArgumentParser(
-        prog="python -m cvbook.runs.which_is_better",
-        description="Size and power of Bayle et al.'s test, the corrected t and 5x2cv t.",
+    parser = cli.command_parser(
+        "cvbook.runs.which_is_better",
+        "Size and power of Bayle et al.'s test, the corrected t and 5x2cv t.",
     )
-    parser.add_argument("--out", required=True, help="output folder")
     parser.add_argument("--cases", nargs="+", choices=list(PAIRS), default=list(PAIRS))
-    parser.add_argument("--n", type=_positive_int, default=200)
-    parser.add_argument("--n-repeats", type=_positive_int, default=1000)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--n-jobs", type=int, default=1)
+    parser.add_argument("--n", type=cli.positive_int, default=200)
+    parser.add_argument("--n-repeats", type=cli.positive_int, default=1000)
+    cli.add_seed_and_jobs(parser)
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
-    if args.n_jobs == 0:
-        parser.error("argument --n-jobs: must be a nonzero integer (-1 for every core)")
-    if not 0 <= args.seed < 2**32:
-        parser.error(f"argument --seed: must be an integer in [0, 2**32), got {args.seed}")
+    cli.check_seed_jobs_out(parser, args)
     if args.n < 40:
         parser.error(f"argument --n: must be >= 40, got {args.n}")
-    if not args.out.strip():
-        parser.error("argument --out: must name a folder, got an empty string")
-    out = Path(args.out)
-    for folder in (out, *out.parents):
-        if folder.exists():
-            if not folder.is_dir():
-                parser.error(f"argument --out: {str(folder)!r} exists and is not a folder")
-            break
+    out = cli.output_folder(parser, args.out)
     ledger = Ledger(out)  # the code that runs: read before the run
     commit, dirty = ledger.code["commit"], ledger.code["uncommitted_package_files"]
-    command = "python -m cvbook.runs.which_is_better " + " ".join(
-        sys.argv[1:] if argv is None else list(argv)
-    )
+    command = cli.command("cvbook.runs.which_is_better", argv)
     for case in args.cases:
         name = f"{case}_n{args.n}"
         target = f"{name}.records.csv.gz"
@@ -124,9 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             ledger.forget(name)
             parser.error(str(err))
         write_records(out / name, rec)
-        path = out / "provenance.json"
-        parts = json.loads(path.read_text())["parts"] if path.exists() else {}
-        parts[name] = {
+        provenance = {
             "command": command,
             "parameters": {
                 **{k: v for k, v in vars(args).items() if k != "no_progress"},
@@ -140,8 +112,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             "cpu_count": os.cpu_count(),
             "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         }
-        ledger.finish(name, settings, [target], parts[name])
-        atomic_write_text(path, json.dumps({"parts": parts}, indent=1, sort_keys=True) + "\n")
+        ledger.finish(name, settings, [target], provenance)
+        cli.record_part(out / "provenance.json", name, provenance)
     return 0
 
 

@@ -50,7 +50,7 @@ from scipy import stats
 
 from ..bounds import clopper_pearson_interval
 from ..ranking import bayesian_signed_rank, friedman_test, nemenyi_cd, wilcoxon_test
-from ..simulation import repeat
+from ..simulation import columns, repeat
 from ..validation import check_int, check_option, check_rng
 
 __all__ = [
@@ -108,7 +108,7 @@ def scores_by_dataset(
     Parameters
     ----------
     runs : iterable of dict
-        The Table 1 records (``cvbook.runs.table1.load_runs``), each with ``"dataset"``
+        The Table 1 records (``cvbook.runs.table1.read_runs``), each with ``"dataset"``
         and every column.
     columns : sequence of str
         The keys to average (default: the three tuned SVMs' test errors).
@@ -242,7 +242,7 @@ def run_suites(
         scenario=scenario,
         n_datasets=n_datasets,
     )
-    return {k: np.array([r[k] for r in rows], dtype=float) for k in rows[0]}
+    return columns(rows, dtype=float)
 
 
 def summarize_suites(records: Mapping[str, np.ndarray], level: float = 0.95) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from scipy import stats
 from ..bounds import clopper_pearson_coverage, clopper_pearson_interval, clopper_pearson_upper
 from ..holdout import clone_estimator, stratified_indices
 from ..risk import count_errors, draw_sample, model_risk
+from ..simulation import columns
 from ..validation import (
     check_1d_labels,
     check_distribution,
@@ -346,7 +347,7 @@ def coverage_table(
                 f"z_{side}": (n_hit / r - exact) / se if se > 0 else 0.0,
             }
         rows.append(row)
-    return {key: np.array([row[key] for row in rows]) for key in rows[0]}
+    return columns(rows)
 
 
 def argmin_summary(values: Any, n_boot: int = 2000, random_state: Any = None) -> dict[str, Any]:

@@ -25,7 +25,7 @@ link: the switch-off of chapter 10.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -44,7 +44,7 @@ from ..datasets.synthetic import Twonorm, true_risk
 from ..intervals import cv_wald_sigma, kfold_splits
 from ..paired_cv import VARIANCES, cv_compare_from_losses
 from ..risk import zero_one_losses
-from ..simulation import repeat
+from ..simulation import columns, repeat
 from ..stats import mean_se
 from ..validation import check_alpha, check_float, check_int, check_option, check_rng
 
@@ -197,10 +197,6 @@ def one_dataset_trial(
     return out
 
 
-def _stack(rows: Sequence[Mapping[str, float]]) -> dict[str, np.ndarray]:
-    return {k: np.array([r[k] for r in rows], dtype=float) for k in rows[0]}
-
-
 def run_one_dataset(
     case: str,
     n: int = 200,
@@ -236,7 +232,7 @@ def run_one_dataset(
         n=n,
         n_splits=n_splits,
     )
-    return _stack(rows)
+    return columns(rows, dtype=float)
 
 
 def _rate(hits: np.ndarray) -> dict[str, float]:
@@ -386,7 +382,7 @@ def run_majority(
         n_splits=n_splits,
         stratified=stratified,
     )
-    return _stack(rows)
+    return columns(rows, dtype=float)
 
 
 def summarize_majority(records: Mapping[str, np.ndarray]) -> dict[str, Any]:

@@ -56,7 +56,8 @@ from ..book import int_seed
 from ..bounds import clopper_pearson_interval
 from ..dependence import BlockedKFold, intraclass_correlation
 from ..provenance import atomic_write
-from ..simulation import repeat
+from ..risk import fit_predict, score_splits
+from ..simulation import columns, repeat
 from ..stats import power_of_two_scale
 from ..validation import (
     ArgumentTypeError,
@@ -293,10 +294,7 @@ def cv_error(model: Any, X: np.ndarray, y: np.ndarray, cv: Any, groups: Any = No
     """
     y = check_target_for_loss(y, "zero_one", "y")
     X, groups = _check_cv_arguments(model, X, y, cv, groups)
-    fold_errors = [
-        np.mean(clone(model).fit(X[tr], y[tr]).predict(X[te]) != y[te])
-        for tr, te in cv.split(X, y, groups)
-    ]
+    fold_errors = score_splits(model, X, y, cv.split(X, y, groups), lambda t, p: np.mean(p != t))
     return float(np.mean(fold_errors))
 
 
@@ -315,10 +313,7 @@ def cv_mse(model: Any, X: np.ndarray, y: np.ndarray, cv: Any) -> float:
     """
     y = check_target_for_loss(y, "squared", "y")
     X, _ = _check_cv_arguments(model, X, y, cv)
-    fold_errors = [
-        np.mean((clone(model).fit(X[tr], y[tr]).predict(X[te]) - y[te]) ** 2)
-        for tr, te in cv.split(X, y)
-    ]
+    fold_errors = score_splits(model, X, y, cv.split(X, y), lambda t, p: np.mean((p - t) ** 2))
     return float(np.mean(fold_errors))
 
 
@@ -483,7 +478,7 @@ def _study(trial, name, values, n_repeats, random_state, n_jobs, kwargs):
             reps = repeat(
                 trial, n_repeats, random_state=child, n_jobs=n_jobs, **{name: value}, **kwargs
             )
-        out[value] = {k: np.array([r[k] for r in reps]) for k in reps[0]}
+        out[value] = columns(reps)
     return out
 
 
@@ -742,7 +737,7 @@ def lagged_study(
             reps = repeat(
                 lagged_trial, n_repeats, random_state=child, n_jobs=n_jobs, case=case, **kwargs
             )
-        out[case] = {k: np.array([r[k] for r in reps]) for k in reps[0]}
+        out[case] = columns(reps)
     return out
 
 
@@ -867,7 +862,7 @@ def esl_study(
     """
     with threadpool_limits(limits=1):  # tiny problems: BLAS/OpenMP threads only cost time
         reps = repeat(esl_trial, n_repeats, random_state=random_state, n_jobs=n_jobs, **kwargs)
-    return {key: np.array([r[key] for r in reps]) for key in reps[0]}
+    return columns(reps)
 
 
 def preprocessing_trial(
@@ -1026,14 +1021,12 @@ def oversampling_trial(
     seed = int_seed(rng)
     big = _oversample(rng, y, np.arange(n))
     Xb, yb = X[big], y[big]
-    wrong = [
-        _balanced_error(yb[te], clone(clf).fit(Xb[tr], yb[tr]).predict(Xb[te]))
-        for tr, te in StratifiedKFold(n_splits, shuffle=True, random_state=seed).split(Xb, yb)
-    ]
+    folds = StratifiedKFold(n_splits, shuffle=True, random_state=seed)
+    wrong = score_splits(clf, Xb, yb, folds.split(Xb, yb), _balanced_error)
     right = []
     for tr, te in StratifiedKFold(n_splits, shuffle=True, random_state=seed).split(X, y):
         tr = _oversample(rng, y, tr)
-        right.append(_balanced_error(y[te], clone(clf).fit(X[tr], y[tr]).predict(X[te])))
+        right.append(_balanced_error(y[te], fit_predict(clf, X, y, tr, te)))
     return {"wrong": float(np.mean(wrong)), "right": float(np.mean(right))}
 
 
@@ -1055,7 +1048,7 @@ def leakage_study(
         )
     with threadpool_limits(limits=1):  # tiny problems: BLAS/OpenMP threads only cost time
         reps = repeat(trial, n_repeats, random_state=random_state, n_jobs=n_jobs, **kwargs)
-    return {key: np.array([r[key] for r in reps]) for key in reps[0]}
+    return columns(reps)
 
 
 # --------------------------------------------------------------------------- records

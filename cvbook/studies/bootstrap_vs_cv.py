@@ -41,6 +41,7 @@ from ..bootstrap import BootstrapSplit, bootstrap_estimates, no_information_rate
 from ..datasets.synthetic import Ringnorm, TwoGaussians, Twonorm, linear_rule, true_risk
 from ..provenance import atomic_write
 from ..records import missing_key
+from ..risk import fit_predict, score_splits
 from ..validation import (
     ArgumentTypeError,
     check_distribution,
@@ -324,10 +325,7 @@ def _seeded(learner: Any, rng: np.random.Generator) -> Any:
 def _cv_error(est: Any, X: np.ndarray, y: np.ndarray, cv: Any) -> float:
     """The mean over folds of the fold error rates (what ``1 - cross_val_score`` gives with
     accuracy; a plain loop, without ``cross_val_score``'s per-fold overhead)."""
-    errors = [
-        float(np.mean(clone(est).fit(X[tr], y[tr]).predict(X[te]) != y[te]))
-        for tr, te in cv.split(X, y)
-    ]
+    errors = score_splits(est, X, y, cv.split(X, y), lambda t, p: float(np.mean(p != t)))
     return float(np.mean(errors))
 
 
@@ -537,7 +535,7 @@ def _per_point_oob(
     losses = np.zeros(len(y))
     counts = np.zeros(len(y))
     for train, test in splits:
-        wrong = clone(est).fit(X[train], y[train]).predict(X[test]) != y[test]
+        wrong = fit_predict(est, X, y, train, test) != y[test]
         losses[test] += wrong
         counts[test] += 1
     seen = counts > 0
@@ -637,7 +635,7 @@ def class_mix_trial(
     with warnings.catch_warnings():  # a class smaller than 10: StratifiedKFold warns, copes
         warnings.simplefilter("ignore", UserWarning)
         for tr, te in cv.split(X, y):
-            wrong = clone(est).fit(X[tr], y[tr]).predict(X[te]) != y[te]
+            wrong = fit_predict(est, X, y, tr, te) != y[te]
             held[te] = wrong
             fold_errors.append(wrong.mean())
     out["cv10"], out["cv10_bal"] = float(np.mean(fold_errors)), _balanced(held, y)
@@ -679,7 +677,7 @@ def class_mix_study(
         n_bootstraps=n_bootstraps,
         target_sizes=tuple(target_sizes),
     )
-    values = {k: np.array([r[k] for r in rows], dtype=float) for k in rows[0]}
+    values = simulation.columns(rows, dtype=float)
     return BootstrapStudy(values=values, m=m, learner=learner, distribution="twogaussians")
 
 
@@ -821,7 +819,7 @@ def bootstrap_study(
         n_fresh=n_fresh,
         checkpoint=checkpoint,
     )
-    values = {k: np.array([r[k] for r in rows], dtype=float) for k in rows[0]}
+    values = simulation.columns(rows, dtype=float)
     return BootstrapStudy(values=values, m=m, learner=learner, distribution=distribution)
 
 

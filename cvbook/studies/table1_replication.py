@@ -39,7 +39,7 @@ from ..bounds import clopper_pearson_upper
 from ..ckcv import TIE_RTOL, CompleteKCV, ThreeWaySplit
 from ..datasets.raetsch import RAETSCH_NAMES, load_raetsch, raetsch_info
 from ..datasets.synthetic import Ringnorm, Twonorm
-from ..stats import paired_difference
+from ..stats import Paired, paired_difference
 from ..validation import (
     ArgumentTypeError,
     check_float,
@@ -695,29 +695,29 @@ def compare_with_paper(
 
 def paired_by_dataset(
     runs: Sequence[dict[str, Any]], a: str, b: str, scale: float = 100.0
-) -> dict[str, dict[str, float]]:
-    """Per data set, the mean over realisations of ``a - b`` with its standard error.
+) -> dict[str, Paired]:
+    """Per data set, the mean over realisations of ``scale * (a - b)`` with its standard error.
 
     ``a`` and ``b`` are measured on the same realisation (same training and test set),
-    so the difference is paired: ``se = sd(a - b) / sqrt(n)``
-    (:func:`cvbook.stats.paired_difference`). A data set with one run
-    gets ``se = z = nan``; otherwise ``z`` follows :class:`cvbook.stats.Paired`'s rule.
+    so the difference is paired: :func:`cvbook.stats.paired_difference` of each data set's
+    differences, a :class:`cvbook.stats.Paired` (``.mean``, ``.se``, ``.z``). Every data
+    set needs at least 2 runs for a standard error.
 
     Examples
     --------
     >>> runs = [{"dataset": "x", "u": u, "v": v} for u, v in ((0.3, 0.1), (0.4, 0.1))]
     >>> d = paired_by_dataset(runs, "u", "v")["x"]
-    >>> round(d["mean"], 6), round(d["se"], 6), d["n"]
+    >>> round(d.mean, 6), round(d.se, 6), d.n
     (25.0, 5.0, 2)
     """
     out = {}
     for name, rs in _by_dataset(runs).items():
-        d = scale * np.array([r[a] - r[b] for r in rs], dtype=float)
-        if len(d) < 2:
-            out[name] = {"mean": float(d.mean()), "se": float("nan"), "n": 1, "z": float("nan")}
-            continue
-        p = paired_difference(d)
-        out[name] = {"mean": p.mean, "se": p.se, "n": p.n, "z": p.z}
+        if len(rs) < 2:
+            raise ValueError(
+                f"runs must hold at least 2 runs of each data set for a standard error; "
+                f"{name!r} has {len(rs)}"
+            )
+        out[name] = paired_difference(scale * np.array([r[a] - r[b] for r in rs], dtype=float))
     return out
 
 

@@ -16,8 +16,7 @@ A coverage measured on ``R`` repetitions is a binomial proportion: :func:`summar
 reports its Clopper--Pearson interval (:func:`coverage_interval`), which stays honest
 at a coverage of 1, where the standard error :func:`binomial_se` is zero. Two
 estimates measured on the same repetitions are compared by the paired difference of
-a per-repetition quantity and its standard error (:func:`paired_summary`, built from
-:func:`cvbook.stats.paired_difference`).
+a per-repetition quantity and its standard error, :func:`cvbook.stats.paired_difference`.
 
 The true risks are those of :mod:`cvbook.datasets`: exact for a linear rule on a
 distribution with ``linear_rule_risk``, otherwise
@@ -63,8 +62,8 @@ from ..book import format_pm
 from ..bounds import clopper_pearson_interval, clopper_pearson_upper
 from ..ckcv import CompleteKCV
 from ..datasets.synthetic import DISTRIBUTIONS, make_distribution, true_risk
+from ..risk import score_splits
 from ..simulation import repeat
-from ..stats import paired_difference
 from ..validation import (
     ArgumentTypeError,
     check_bool,
@@ -86,7 +85,6 @@ __all__ = [
     "default_learner",
     "fold_spread_rule",
     "format_table",
-    "paired_summary",
     "run_coverage",
     "select_records",
     "summarize",
@@ -337,10 +335,8 @@ def coverage_trial(
             held = clone(estimator).fit(X_tr, y_tr)
             held_errors = int(np.sum(held.predict(X_te) != y_te))
             held_risk = risk(held)
-            fold_errors = []
-            for tr, te in KFold(k, shuffle=True, random_state=int(s[2]) + k).split(X):
-                model = clone(estimator).fit(X[tr], y[tr])
-                fold_errors.append(np.mean(model.predict(X[te]) != y[te]))
+            folds = KFold(k, shuffle=True, random_state=int(s[2]) + k).split(X)
+            fold_errors = score_splits(estimator, X, y, folds, lambda t, p: np.mean(p != t))
             mean, std = float(np.mean(fold_errors)), float(np.std(fold_errors, ddof=1))
             for delta in delta_values:
                 rows.append(
@@ -610,44 +606,6 @@ def coverage_interval(n_held: int | np.ndarray, n_repeats: int | np.ndarray, alp
     return lower, upper
 
 
-def paired_summary(a: Any, b: Any) -> dict[str, float]:
-    """Mean of ``a - b`` over paired repetitions, with its standard error and z.
-
-    ``a[r]`` and ``b[r]`` are two per-repetition quantities measured on the
-    same data set ``r`` (the slack of two estimates, an indicator that each
-    held...). The repetitions are independent, so the standard error of the
-    mean difference is ``std(a - b) / sqrt(R)``; pairing removes the part of
-    the spread the two share.
-
-    Parameters
-    ----------
-    a, b : array_like of float, shape (R,)
-        Finite, the same length ``R >= 2``.
-
-    Returns
-    -------
-    dict
-        ``diff`` (mean of ``a - b``), ``se``, ``z`` (``diff / se``; infinite
-        when the difference is the same in every repetition, 0 if it is 0)
-        and ``n`` (``R``).
-
-    Examples
-    --------
-    >>> out = paired_summary([0.3, 0.2, 0.4, 0.3], [0.1, 0.1, 0.2, 0.2])
-    >>> round(out["diff"], 3), round(out["se"], 3), out["n"]
-    (0.15, 0.029, 4)
-    """
-    a, b = check_finite(a, "a"), check_finite(b, "b")
-    if a.ndim != 1 or b.ndim != 1:
-        raise ValueError(f"a and b must be one-dimensional, got shapes {a.shape} and {b.shape}")
-    if a.shape != b.shape:
-        raise ValueError(f"a and b must be paired (the same length), got {a.size} and {b.size}")
-    if a.size < 2:
-        raise ValueError(f"a and b need at least 2 repetitions for a standard error, got {a.size}")
-    p = paired_difference(a, b)
-    return {"diff": p.mean, "se": p.se, "z": p.z, "n": p.n}
-
-
 _RECORD_COLUMNS = ("method", "n", "k", "delta", "estimate", "risk")
 
 
@@ -691,7 +649,7 @@ def select_records(records: Mapping[str, np.ndarray], **where: Any) -> dict[str,
     """The records whose columns equal ``where``, ordered by repetition.
 
     Two selections from one run that each hold one record per repetition are
-    then aligned, repetition by repetition, for :func:`paired_summary`. Each filter
+    then aligned, repetition by repetition, for :func:`cvbook.stats.paired_difference`. Each filter
     value must be of its column's kind (a number for ``n``, ``k``, ``delta``; a string
     for ``method``): ``n="20"`` is refused by name rather than matching nothing.
 
