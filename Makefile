@@ -168,11 +168,12 @@ mathjax: $(MATHJAX_STATIC)  ## bundle MathJax 3 into the site (npm registry, onc
 
 # CVBOOK_REQUIRE_SITE=1: a missing site, browser or MathJax copy fails the test (plain pytest
 # skips). Screenshots of every chapter go to _build/screenshots/.
-# The site's pages are checked on both cores; the JupyterLab chapters one after the other
-# (each Run All keeps a kernel busy).
+# One pytest run on both cores: the JupyterLab chapters first (each Run All keeps a kernel
+# busy for the longest; each worker starts its own JupyterLab server on a free port), the
+# site's pages filling the other core meanwhile.
 browser: install chromium mathjax  ## the built site and chapters in JupyterLab, in headless Chromium
-	$(call timed,browser,CVBOOK_REQUIRE_SITE=1 $(PYTEST) $(call xdist,load) tests/test_site.py && \
-	    CVBOOK_REQUIRE_SITE=1 $(PYTEST) tests/test_lab.py)
+	$(call timed,browser,CVBOOK_REQUIRE_SITE=1 $(PYTEST) $(call xdist,load) \
+	    tests/test_lab.py tests/test_site.py)
 
 # A chapter re-run by papermill, as a page: `make page NB=/tmp/ch2.ipynb` builds a one-chapter
 # site (the chapter, executed again with the parameters papermill injected, so every number,

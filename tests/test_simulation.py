@@ -44,6 +44,13 @@ def test_bad_n_repeats(n):
         repeat(_draw, n)
 
 
+def test_a_repetition_does_not_depend_on_how_many_are_run():
+    # repetition i depends on the root seed and i only: a test that recomputes the first
+    # repetitions of a committed run (tests/test_studies_coverage.py) checks them all
+    assert repeat(_draw, 2, random_state=5) == repeat(_draw, 7, random_state=5)[:2]
+    assert repeat(_draw, 1, random_state=5) != repeat(_draw, 2, random_state=5)[1:]
+
+
 def test_spawned_generators_are_independent_streams():
     g = spawn_generators(0, 2)
     a, b = g[0].normal(size=1000), g[1].normal(size=1000)

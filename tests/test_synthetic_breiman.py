@@ -100,3 +100,16 @@ def test_bad_inputs_name_the_parameter():
         Twonorm().linear_rule_risk(np.zeros(20))
     with pytest.raises(ValueError, match="X must have shape"):
         Ringnorm().bayes_predict(np.zeros((2, 3)))
+
+
+def test_ringnorm_bayes_errors_count_the_bayes_rule_on_fresh_points():
+    # the same points as an explicit loop over batches of default_rng(seed); kept per call
+    ring, rng, errors = Ringnorm(), np.random.default_rng(3), 0
+    for size in (2_000, 2_000, 2_001):
+        X, y = ring.sample(size, random_state=rng)
+        errors += int(np.sum(ring.bayes_predict(X) != y))
+    assert ring.bayes_errors(6_001, seed=3, batches=3) == errors
+    assert ring.bayes_errors(6_001, seed=3, batches=3) == errors  # from the cache
+    assert ring.bayes_errors(6_001, seed=4, batches=3) != errors
+    with pytest.raises(ValueError, match="seed"):
+        ring.bayes_errors(100, seed=-1)
