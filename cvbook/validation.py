@@ -149,9 +149,9 @@ def check_int(value: Any, name: str, minimum: int | None = None, maximum: int | 
         raise ArgumentTypeError(f"{name} must be an integer, got {_describe(value)}")
     value = int(value)
     if minimum is not None and value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+        raise ValueError(f"{name} must be >= {minimum}, got {_describe(value)}")
     if maximum is not None and value > maximum:
-        raise ValueError(f"{name} must be <= {maximum}, got {value}")
+        raise ValueError(f"{name} must be <= {maximum}, got {_describe(value)}")
     return value
 
 
@@ -192,7 +192,10 @@ def check_float(
         or value.dtype == bool
     ):
         raise ArgumentTypeError(f"{name} must be a real number, got {_describe(value)}")
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:  # an int too large for a float (10**400)
+        raise ValueError(f"{name} must be a finite number, got {_describe(value)}") from None
     if np.isnan(value) or (np.isinf(value) and not allow_inf):
         raise ValueError(f"{name} must be a finite number, got {value}")
     if minimum is not None and (value < minimum or (exclusive and value == minimum)):
