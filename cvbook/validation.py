@@ -1569,7 +1569,27 @@ def check_param(constraint: Constraint, value: Any, name: str) -> None:
     constraint.check(value, name)
 
 
-def validate_params(constraints: dict[str, Any], *, skip_nested: bool = True) -> Any:
+class _CheckedCallback:
+    """A user's function called back by a decorated one (the trial of
+    :func:`cvbook.simulation.repeat`): its own calls are checked again, as at a door."""
+
+    def __init__(self, func: Any) -> None:
+        self.func = func
+        self.__module__ = getattr(func, "__module__", None)
+        self.__qualname__ = getattr(func, "__qualname__", type(func).__qualname__)
+        self.__name__ = getattr(func, "__name__", self.__qualname__)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        token = _SKIP_NESTED.set(False)
+        try:
+            return self.func(*args, **kwargs)
+        finally:
+            _SKIP_NESTED.reset(token)
+
+
+def validate_params(
+    constraints: dict[str, Any], *, skip_nested: bool = True, callbacks: tuple[str, ...] = ()
+) -> Any:
     """Declare what a public function accepts; check it once, at the outer call.
 
     Modelled on scikit-learn's ``validate_params``. ``constraints`` maps a parameter
@@ -1577,8 +1597,10 @@ def validate_params(constraints: dict[str, Any], *, skip_nested: bool = True) ->
     is called, each declared argument is checked (a default value is the function's own
     and is not checked), then the body runs. While it runs, every *nested* call of a
     decorated function skips its declared checks: the value was checked at the door,
-    once. ``skip_nested=False`` is for functions that call user code (a trial of
-    :func:`cvbook.simulation.repeat`), whose own calls must still be checked.
+    once. ``skip_nested=False`` turns this off. A parameter named in ``callbacks`` is a
+    user's function the decorated one calls (the trial of :func:`cvbook.simulation.repeat`):
+    called from the outer call, it is the user's code, and its own calls are checked
+    again; called from a nested call (a study's own trial), they are not.
 
     The declaration is kept as ``func._parameter_constraints``; the signature and the
     docstring are the function's own.
@@ -1605,6 +1627,11 @@ def validate_params(constraints: dict[str, Any], *, skip_nested: bool = True) ->
         if unknown:
             raise ValueError(f"{func.__qualname__} has no parameter(s) {sorted(unknown)}")
         declared = []
+        callback_at = {
+            p.name: (i if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) else None)
+            for i, p in enumerate(params)
+            if p.name in callbacks
+        }
         for position, p in enumerate(params):
             if p.name in constraints:
                 positional = p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
@@ -1631,6 +1658,15 @@ def validate_params(constraints: dict[str, Any], *, skip_nested: bool = True) ->
                 if value is default and default is not inspect.Parameter.empty:
                     continue
                 check_param(constraint, value, name)
+            for name, position in callback_at.items():
+                if position is not None and position < len(args):
+                    args = (
+                        *args[:position],
+                        _CheckedCallback(args[position]),
+                        *args[position + 1 :],
+                    )
+                elif name in kwargs:
+                    kwargs[name] = _CheckedCallback(kwargs[name])
             if not skip_nested:
                 return func(*args, **kwargs)
             token = _SKIP_NESTED.set(True)
