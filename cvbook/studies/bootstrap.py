@@ -37,21 +37,21 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.validation import check_is_fitted
 
 from .. import simulation, stats
-from ..bootstrap import BootstrapSplit, bootstrap_estimates, no_information_rate
+from ..bootstrap import N_BOOTSTRAPS, BootstrapSplit, bootstrap_estimates, no_information_rate
 from ..datasets.synthetic import Ringnorm, TwoGaussians, Twonorm, linear_rule, true_risk
 from ..provenance import atomic_write
 from ..records import missing_key
 from ..validation import (
     ArgumentTypeError,
-    check_distribution,
-    check_estimator_arg,
+    Interval,
+    as_random_state,
     check_features,
     check_float,
     check_int,
     check_output_path,
     check_random_state,
-    check_rng,
     check_xy,
+    validate_params,
 )
 
 __all__ = [
@@ -81,6 +81,15 @@ MIN_M = 20
 
 #: The fewest fresh points that score a model (a smaller fresh sample may miss a class).
 MIN_FRESH = 100
+
+
+def _check_target_sizes(value: Any, name: str = "target_sizes") -> None:
+    """The declared constraint of ``target_sizes``: a sequence of training sizes >= 4."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, np.ndarray)):
+        raise ArgumentTypeError(f"{name} must be a sequence of training sizes, got {value!r}")
+    for n in value:
+        check_int(n, name, minimum=4)
+
 
 #: The estimates a trial computes, in the order of the chapter's tables.
 ESTIMATES: tuple[str, ...] = ("oob", ".632", ".632+", "cv2", "cv5", "cv10", "cv10x5", "loo")
@@ -331,6 +340,17 @@ def _cv_error(est: Any, X: np.ndarray, y: np.ndarray, cv: Any) -> float:
     return float(np.mean(errors))
 
 
+@validate_params(
+    {
+        "rng": "random_state",
+        "distribution": "distribution",
+        "learner": "estimator",
+        "m": Interval("int", 10),
+        "n_bootstraps": N_BOOTSTRAPS,
+        "target_sizes": _check_target_sizes,
+        "n_fresh": Interval("int", MIN_FRESH),
+    }
+)
 def bootstrap_trial(
     rng: np.random.Generator,
     distribution: Any,
@@ -373,19 +393,8 @@ def bootstrap_trial(
     >>> sorted(out)[:4]
     ['.632', '.632+', 'cv10', 'cv10x5']
     """
-    rng = check_rng(rng, "rng")
-    check_distribution(distribution, "distribution")
-    check_estimator_arg(learner, "learner")
-    m = check_int(m, "m", minimum=10)
-    n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=2)
-    if isinstance(target_sizes, (str, bytes)) or not isinstance(
-        target_sizes, (Sequence, np.ndarray)
-    ):
-        raise ArgumentTypeError(
-            f"target_sizes must be a sequence of training sizes, got {target_sizes!r}"
-        )
-    target_sizes = [check_int(n, "target_sizes", minimum=4) for n in target_sizes]
-    n_fresh = check_int(n_fresh, "n_fresh", minimum=MIN_FRESH)
+    rng = as_random_state(rng)
+    target_sizes = [int(n) for n in target_sizes]
     X, y = _sample(distribution, m, rng)
     est = _seeded(learner, rng)
     model = clone(est).fit(X, y)
@@ -421,6 +430,7 @@ def bootstrap_trial(
     return out
 
 
+@validate_params({"rng": "random_state", "m": Interval("int", 2), "n_bootstraps": N_BOOTSTRAPS})
 def no_information_trial(
     rng: np.random.Generator, m: int, n_bootstraps: int = 50, dim: int = 2
 ) -> dict[str, float]:
@@ -436,9 +446,7 @@ def no_information_trial(
     >>> out["train"], out["gamma"]
     (0.0, 0.5)
     """
-    rng = check_rng(rng, "rng")
-    m = check_int(m, "m", minimum=2)
-    n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=2)
+    rng = as_random_state(rng)
     X, y = NoInformation(dim=dim).sample(m, random_state=rng)
     nn = KNeighborsClassifier(n_neighbors=1, algorithm="kd_tree")
     # Efron's plain bootstrap (classes balanced in S, so a one-class sample has
@@ -456,6 +464,9 @@ def no_information_trial(
     }
 
 
+@validate_params(
+    {"estimator": "estimator", "n_bootstraps": N_BOOTSTRAPS, "random_state": "random_state"}
+)
 def mlxtend_style_estimates(
     estimator: Any,
     X: Any,
@@ -487,7 +498,6 @@ def mlxtend_style_estimates(
     ['.632', '.632+', 'oob']
     """
     X, y = np.asarray(X, dtype=float), np.asarray(y)
-    n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=2)
     oob, full, plus = [], [], []
     if splits is None:
         splits = BootstrapSplit(n_bootstraps, random_state=random_state).split(X, y)
@@ -511,6 +521,7 @@ def mlxtend_style_estimates(
     }
 
 
+@validate_params({"rng": "random_state", "m": Interval("int", 4), "n_bootstraps": N_BOOTSTRAPS})
 def mlxtend_noinfo_trial(
     rng: np.random.Generator, m: int, n_bootstraps: int = 50
 ) -> dict[str, float]:
@@ -522,8 +533,7 @@ def mlxtend_noinfo_trial(
     >>> sorted(mlxtend_noinfo_trial(np.random.default_rng(0), 20, n_bootstraps=10))
     ['.632', '.632+', 'oob']
     """
-    rng = check_rng(rng, "rng")
-    m = check_int(m, "m", minimum=4)
+    rng = as_random_state(rng)
     X, y = NoInformation().sample(m, random_state=rng)
     nn = KNeighborsClassifier(n_neighbors=1, algorithm="kd_tree")
     return mlxtend_style_estimates(nn, X, y, n_bootstraps, random_state=rng.integers(2**32))
@@ -578,6 +588,14 @@ CLASS_MIX_ESTIMATES: tuple[str, ...] = (
 )
 
 
+@validate_params(
+    {
+        "rng": "random_state",
+        "m": Interval("int", MIN_M),
+        "n_bootstraps": N_BOOTSTRAPS,
+        "target_sizes": _check_target_sizes,
+    }
+)
 def class_mix_trial(
     rng: np.random.Generator,
     m: int,
@@ -606,17 +624,9 @@ def class_mix_trial(
     ['cv10', 'cv10_bal', 'err_at_10', 'n_out', 'oob_plain', 'oob_plain_bal', 'oob_strat',
      'oob_strat_bal', 'risk']
     """
-    rng = check_rng(rng, "rng")
-    m = check_int(m, "m", minimum=MIN_M)
+    rng = as_random_state(rng)
     est = _learner(learner, "learner")
-    n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=2)
-    if isinstance(target_sizes, (str, bytes)) or not isinstance(
-        target_sizes, (Sequence, np.ndarray)
-    ):
-        raise ArgumentTypeError(
-            f"target_sizes must be a sequence of training sizes, got {target_sizes!r}"
-        )
-    target_sizes = [check_int(n, "target_sizes", minimum=4) for n in target_sizes]
+    target_sizes = [int(n) for n in target_sizes]
     dist = _distribution("twogaussians", "distribution")
     X, y = _sample(dist, m, rng)
     est = _seeded(est, rng)
@@ -647,6 +657,17 @@ def class_mix_trial(
     return out
 
 
+@validate_params(
+    {
+        "m": Interval("int", MIN_M),
+        "n_repeats": Interval("int", 2),
+        "n_bootstraps": N_BOOTSTRAPS,
+        "target_sizes": _check_target_sizes,
+        "random_state": "random_state",
+        "n_jobs": "n_jobs",
+        "progress": "boolean",
+    }
+)
 def class_mix_study(
     m: int,
     n_repeats: int,
@@ -666,7 +687,6 @@ def class_mix_study(
     (3, 'lda')
     """
     _learner(learner, "learner")
-    n_repeats = check_int(n_repeats, "n_repeats", minimum=2)
     rows = simulation.repeat(
         class_mix_trial,
         n_repeats,
@@ -768,6 +788,18 @@ class BootstrapStudy:
         return stats.paired_difference(self.squared_errors(a), self.squared_errors(b))
 
 
+@validate_params(
+    {
+        "m": Interval("int", MIN_M),
+        "n_repeats": Interval("int", 2),
+        "n_bootstraps": N_BOOTSTRAPS,
+        "target_sizes": _check_target_sizes,
+        "random_state": "random_state",
+        "n_jobs": "n_jobs",
+        "progress": "boolean",
+        "n_fresh": Interval("int", MIN_FRESH),
+    }
+)
 def bootstrap_study(
     distribution: str,
     learner: str,
@@ -795,17 +827,7 @@ def bootstrap_study(
     """
     dist = _distribution(distribution, "distribution")
     est = _learner(learner, "learner")
-    m = check_int(m, "m", minimum=MIN_M)
-    n_repeats = check_int(n_repeats, "n_repeats", minimum=2)
-    n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=2)
-    if isinstance(target_sizes, (str, bytes)) or not isinstance(
-        target_sizes, (Sequence, np.ndarray)
-    ):
-        raise ArgumentTypeError(
-            f"target_sizes must be a sequence of training sizes, got {target_sizes!r}"
-        )
-    sizes = tuple(check_int(n, "target_sizes", minimum=4) for n in target_sizes)
-    n_fresh = check_int(n_fresh, "n_fresh", minimum=MIN_FRESH)
+    sizes = tuple(int(n) for n in target_sizes)
     rows = simulation.repeat(
         bootstrap_trial,
         n_repeats,
