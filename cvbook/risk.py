@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from .validation import (
+    Constraint,
     check_1d_labels,
     check_distribution,
     check_finite,
@@ -32,6 +33,7 @@ from .validation import (
 )
 
 __all__ = [
+    "LOSS",
     "LOSSES",
     "Loss",
     "LossFunction",
@@ -124,6 +126,20 @@ LOSSES: dict[str, LossFunction] = {
 }
 
 
+class _LossConstraint(Constraint):
+    """The declared constraint of a ``loss`` argument: a name in :data:`LOSSES` or a callable."""
+
+    description = f"one of {sorted(LOSSES)} or a callable returning per-point losses"
+
+    def check(self, value: Any, name: str) -> None:
+        if not callable(value) and (not isinstance(value, str) or value not in LOSSES):
+            raise ValueError(f"{name} must be {self.description}, got {value!r}")
+
+
+#: The one rule for a ``loss`` argument (``validate_params({"loss": LOSS})``).
+LOSS = _LossConstraint()
+
+
 def resolve_loss(loss: Loss) -> LossFunction:
     """The per-point loss function named or given by ``loss`` (the one resolver of the package).
 
@@ -134,11 +150,7 @@ def resolve_loss(loss: Loss) -> LossFunction:
     """
     if callable(loss):
         return loss
-    if not isinstance(loss, str) or loss not in LOSSES:
-        raise ValueError(
-            f"loss must be one of {sorted(LOSSES)} or a callable returning "
-            f"per-point losses, got {loss!r}"
-        )
+    LOSS.check(loss, "loss")
     return LOSSES[loss]
 
 
