@@ -58,6 +58,7 @@ __all__ = [
     "check_label_types",
     "check_model",
     "check_n_jobs",
+    "check_n_splits",
     "check_not_complex",
     "check_open_unit",
     "check_option",
@@ -879,6 +880,36 @@ def check_cv(cv: Any, name: str = "cv", *, n_samples: int | None = None, minimum
             f"{name} must hold at least one (train, test) split, got an empty iterable"
         )
     return splits
+
+
+def check_n_splits(n_splits: Any, m: int, name: str = "n_splits") -> int:
+    """Return ``n_splits`` as an int ``K`` with ``2 <= K <= m``.
+
+    Examples
+    --------
+    >>> check_n_splits(5, 20)
+    5
+    >>> check_n_splits(1, 20)
+    Traceback (most recent call last):
+    ...
+    ValueError: n_splits must be >= 2 (one fold to test, at least one to train), got 1
+    """
+    m = check_int(m, "m", minimum=1)
+    if isinstance(n_splits, (bool, np.bool_)) or not isinstance(n_splits, (int, np.integer)):
+        raise ArgumentTypeError(
+            f"{name} must be an integer >= 2 (the number of folds K), got {n_splits!r}"
+        )
+    n_splits = int(n_splits)
+    if n_splits < 2:
+        raise ValueError(
+            f"{name} must be >= 2 (one fold to test, at least one to train), got {n_splits}"
+        )
+    if n_splits > m:
+        raise ValueError(
+            f"{name} must be <= m={m}, the number of points (K = m is leave-one-out), "
+            f"got {n_splits}"
+        )
+    return n_splits
 
 
 def check_test_count(test_size: Any, n: int, name: str = "test_size") -> int:
