@@ -21,15 +21,15 @@ import numpy as np
 
 from .validation import (
     Constraint,
+    Interval,
+    as_random_state,
     check_1d_labels,
-    check_distribution,
     check_finite,
     check_int,
     check_label_pair,
-    check_model,
-    check_random_state,
     check_same_length,
     check_target_for_loss,
+    validate_params,
 )
 
 __all__ = [
@@ -178,6 +178,7 @@ def check_target(y: Any, loss: Loss, name: str = "y") -> np.ndarray:
     return check_1d_labels(y, name)
 
 
+@validate_params({"loss": LOSS})
 def empirical_risk(y_true: Any, y_pred: Any, loss: Loss = "zero_one") -> float:
     """Mean loss over a sample: the empirical risk.
 
@@ -236,6 +237,14 @@ def count_errors(y_true: Any, y_pred: Any) -> int:
     return int(zero_one_losses(y_true, y_pred).sum())
 
 
+@validate_params(
+    {
+        "model": "model",
+        "distribution": "distribution",
+        "n_mc": Interval("int", 1),
+        "random_state": "random_state",
+    }
+)
 def model_risk(
     model: Any, distribution: Any, n_mc: int = 100_000, random_state: Any = None
 ) -> float:
@@ -271,13 +280,18 @@ def model_risk(
     """
     from .datasets.synthetic import true_risk
 
-    check_model(model)
-    check_distribution(distribution)
-    n_mc = check_int(n_mc, "n_mc", minimum=1)
-    rng = check_random_state(random_state)
+    rng = as_random_state(random_state)
     return true_risk(model, distribution, n=n_mc, random_state=rng)
 
 
+@validate_params(
+    {
+        "distribution": "distribution",
+        "min_per_class": Interval("int", 0),
+        "max_draws": Interval("int", 1),
+        "random_state": "random_state",
+    }
+)
 def draw_sample(
     distribution: Any,
     m: int,
@@ -321,16 +335,13 @@ def draw_sample(
     >>> X.shape, int(min(np.sum(y == -1), np.sum(y == 1))) >= 2
     ((10, 2), True)
     """
-    check_distribution(distribution)
-    min_per_class = check_int(min_per_class, "min_per_class", minimum=0)
     if isinstance(classes, (str, bytes)) or not isinstance(classes, Sequence):
         raise TypeError(f"classes must be a sequence of labels such as (-1, 1), got {classes!r}")
     classes = list(classes)
     if not classes:
         raise ValueError("classes must name at least one label, got none")
     m = check_int(m, "m", minimum=max(1, min_per_class * len(classes)))
-    max_draws = check_int(max_draws, "max_draws", minimum=1)
-    rng = check_random_state(random_state)
+    rng = as_random_state(random_state)
     for draw in range(max_draws):
         X, y = distribution.sample(m, random_state=rng)
         foreign = [c for c in classes if min_per_class and not np.any(y == c)]

@@ -27,7 +27,14 @@ from typing import Any
 import numpy as np
 from scipy import stats as _scipy_stats
 
-from .validation import check_finite, check_finite_values, check_float, check_int
+from .validation import (
+    Interval,
+    check_finite,
+    check_finite_values,
+    check_float,
+    check_int,
+    validate_params,
+)
 
 __all__ = [
     "Paired",
@@ -177,6 +184,7 @@ def mean_se(values: Any, name: str = "values") -> Paired:
     return paired_difference(arr)
 
 
+@validate_params({"level": Interval("real", 0, 1, closed="neither")})
 def correlation_interval(a: Any, b: Any, level: float = 0.95) -> tuple[float, float, float]:
     """Pearson correlation of ``a`` and ``b`` with its Fisher-z confidence interval.
 
@@ -202,7 +210,7 @@ def correlation_interval(a: Any, b: Any, level: float = 0.95) -> tuple[float, fl
         raise ValueError(f"a and b must hold at least 4 pairs, got {a.size}")
     if not (np.max(a) > np.min(a) and np.max(b) > np.min(b)):
         raise ValueError("a and b must both vary (a correlation needs a spread)")
-    level = check_float(level, "level", minimum=0, maximum=1, exclusive=True)
+    level = float(level)
     result = _scipy_stats.pearsonr(a / power_of_two_scale(a), b / power_of_two_scale(b))
     r = float(np.clip(result.statistic, -1.0, 1.0))
     ci = result.confidence_interval(confidence_level=level)
