@@ -64,6 +64,7 @@ from .validation import (
     check_same_length,
     check_test_count,
     check_train_test_splits,
+    inside_checked_call,
     validate_params,
 )
 
@@ -135,7 +136,8 @@ class RiskInterval:
             check_float(getattr(self, name), name, allow_inf=True)
         if self.lower > self.upper:
             raise ValueError(f"lower must be <= upper, got [{self.lower}, {self.upper}]")
-        check_alpha(self.alpha)
+        if not inside_checked_call():  # else alpha was checked at the method's door
+            check_alpha(self.alpha)
 
     @property
     def width(self) -> float:

@@ -44,6 +44,7 @@ from .validation import (
     check_float,
     check_int,
     check_option,
+    inside_checked_call,
     validate_params,
 )
 
@@ -112,9 +113,10 @@ class CVComparison:
         check_float(self.p_value, "p_value", minimum=0.0, maximum=1.0)
         check_float(self.lower, "lower", allow_inf=True)
         check_float(self.upper, "upper", allow_inf=True)
-        check_option(self.variance, "variance", VARIANCES)
-        check_option(self.alternative, "alternative", ALTERNATIVES)
-        check_alpha(self.alpha)
+        if not inside_checked_call():  # else these were checked at the method's door
+            check_option(self.variance, "variance", VARIANCES)
+            check_option(self.alternative, "alternative", ALTERNATIVES)
+            check_alpha(self.alpha)
         check_int(self.n, "n", minimum=2)
         check_int(self.n_splits, "n_splits", minimum=2)
         check_int(self.n_fits, "n_fits", minimum=0)

@@ -73,6 +73,7 @@ __all__ = [
     "check_test_count",
     "check_test_fraction",
     "check_train_test_splits",
+    "inside_checked_call",
     "make_constraint",
     "name_options",
     "validate_params",
@@ -1593,6 +1594,18 @@ def make_constraint(spec: Any) -> Constraint:
 _SKIP_NESTED: contextvars.ContextVar[bool] = contextvars.ContextVar(
     "cvbook_skip_nested_validation", default=False
 )
+
+
+def inside_checked_call() -> bool:
+    """Whether a decorated public function is running (its arguments were checked at its
+    door): a result record it builds need not check them again.
+
+    Examples
+    --------
+    >>> inside_checked_call()
+    False
+    """
+    return _SKIP_NESTED.get()
 
 
 def check_param(constraint: Constraint, value: Any, name: str) -> None:
