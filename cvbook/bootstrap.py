@@ -38,6 +38,7 @@ from .risk import LOSSES, check_target
 from .validation import (
     ArgumentTypeError,
     Interval,
+    Options,
     as_random_state,
     check_1d_labels,
     check_finite_values,
@@ -50,6 +51,8 @@ from .validation import (
 )
 
 __all__ = [
+    "BOOTSTRAP_LOSS",
+    "N_BOOTSTRAPS",
     "BootstrapEstimates",
     "BootstrapSplit",
     "bootstrap_estimates",
@@ -154,17 +157,11 @@ class BootstrapSplit:
             yield train, np.flatnonzero(~in_bag)
 
 
-def _check_loss_name(loss: Any, name: str = "loss") -> str:
-    """The losses .632+ defines ``gamma`` for (the declared constraint of ``loss``)."""
-    if not isinstance(loss, str) or loss not in ("zero_one", "squared"):
-        raise ValueError(
-            f"{name} must be 'zero_one' or 'squared' (the losses .632+ defines gamma for), "
-            f"got {loss!r}"
-        )
-    return loss
+#: The losses .632+ defines ``gamma`` for (a narrower rule than :data:`cvbook.risk.LOSS`).
+BOOTSTRAP_LOSS = Options("zero_one", "squared", why="the losses .632+ defines gamma for")
 
 
-@validate_params({"loss": _check_loss_name})
+@validate_params({"loss": BOOTSTRAP_LOSS})
 def no_information_rate(y: Any, y_pred: Any, loss: str = "zero_one") -> float:
     """The no-information error rate ``gamma``: the mean loss over all ``m**2`` pairs of a
     label ``y_i`` and a prediction ``f(x_j)``, as if inputs and labels were independent.
@@ -287,7 +284,7 @@ def _replicates(estimator, X, y, splits, n_jobs) -> list[np.ndarray]:
     )
 
 
-@validate_params({"estimator": "estimator", "loss": _check_loss_name, "n_jobs": "n_jobs"})
+@validate_params({"estimator": "estimator", "loss": BOOTSTRAP_LOSS, "n_jobs": "n_jobs"})
 def bootstrap_replicate_errors(
     estimator: Any,
     X: Any,
@@ -353,7 +350,7 @@ def bootstrap_replicate_errors(
     {
         "estimator": "estimator",
         "n_bootstraps": N_BOOTSTRAPS,
-        "loss": _check_loss_name,
+        "loss": BOOTSTRAP_LOSS,
         "random_state": "random_state",
         "n_jobs": "n_jobs",
         "stratify": "boolean",

@@ -32,6 +32,7 @@ from .intervals import random_splits, split_losses
 from .risk import LOSS, check_target
 from .validation import (
     Interval,
+    Options,
     as_random_state,
     check_alpha,
     check_data,
@@ -47,6 +48,7 @@ from .validation import (
 
 __all__ = [
     "COMPARISON_METHODS",
+    "MCNEMAR_LOSS",
     "ComparisonTest",
     "combined_ftest_5x2cv",
     "corrected_paired_ttest",
@@ -300,17 +302,15 @@ def combined_ftest_5x2cv(
     return ComparisonTest(float(p.mean()), f, pv, (10.0, 5.0), "ftest_5x2cv", "expected", 20)
 
 
-def _check_mcnemar_loss(loss: Any, name: str = "loss") -> None:
-    """McNemar's test counts right/wrong disagreements: the 0-1 loss only."""
-    if not isinstance(loss, str) or loss != "zero_one":
-        raise ValueError(
-            f"{name} must be 'zero_one' for McNemar's test (it counts right/wrong "
-            f"disagreements; for a regression loss use corrected_paired_ttest), "
-            f"got {loss!r}"
-        )
+#: McNemar's test counts right/wrong disagreements: the 0-1 loss only.
+MCNEMAR_LOSS = Options(
+    "zero_one",
+    why="McNemar's test counts right/wrong disagreements; for a regression loss use "
+    "corrected_paired_ttest",
+)
 
 
-@validate_params({"loss": _check_mcnemar_loss, "exact": "boolean", "correction": "boolean"})
+@validate_params({"loss": MCNEMAR_LOSS, "exact": "boolean", "correction": "boolean"})
 def mcnemar_test(
     y_true: Any,
     pred_a: Any,
@@ -385,7 +385,7 @@ def mcnemar_test(
     return ComparisonTest((b - c) / n, float(chi2), p, (1.0,), "mcnemar", "conditional", 0)
 
 
-@validate_params({**_TWO, "loss": _check_mcnemar_loss})
+@validate_params({**_TWO, "loss": MCNEMAR_LOSS})
 def mcnemar_holdout(
     estimator_a,
     estimator_b,

@@ -37,7 +37,7 @@ Every fit goes through :func:`split_losses`; the splits are drawn from
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -154,11 +154,6 @@ class RiskInterval:
 # Checks and the one place where models are fitted
 
 
-def _check_loss(loss: Any) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
-    """The per-point loss function, by the package's one resolver (:mod:`cvbook.risk`)."""
-    return resolve_loss(loss)
-
-
 def _is_zero_one(loss: Any) -> bool:
     """Whether ``loss`` is the 0-1 loss (stratified splits, exact binomial intervals)."""
     return resolve_loss(loss) is zero_one_losses
@@ -203,7 +198,7 @@ def pointwise_loss(y_true: Any, y_pred: Any, loss: str = "zero_one") -> np.ndarr
     >>> pointwise_loss([1.0, 2.0], [1.5, 0.0], loss="squared").tolist()
     [0.25, 4.0]
     """
-    fn = _check_loss(loss)
+    fn = resolve_loss(loss)
     y_true = check_target(y_true, loss, "y_true")
     if _is_zero_one(loss):
         y_pred = check_predicted_labels(y_pred, "y_pred", like=y_true)
@@ -257,7 +252,7 @@ def split_losses(
     >>> split_losses(DummyClassifier(), X, y, [(np.arange(3), np.arange(3, 4))])
     [array([1.])]
     """
-    loss_fn = _check_loss(loss)
+    loss_fn = resolve_loss(loss)
     X = check_features(X, "X", min_samples=2)
     y = check_target(y, loss)
     check_same_length(("X", X), ("y", y))

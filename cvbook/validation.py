@@ -1483,7 +1483,8 @@ class Interval(Constraint):
 
 
 class Options(Constraint):
-    """One of a few strings: ``Options("zero_one", "squared")`` (:func:`check_option`).
+    """One of a few strings: ``Options("zero_one", "squared")``, as :func:`check_option`;
+    ``why`` says why only these (``"the losses .632+ defines gamma for"``).
 
     Examples
     --------
@@ -1493,16 +1494,13 @@ class Options(Constraint):
     ValueError: method must be one of ['normal', 't'], got 'z'
     """
 
-    def __init__(self, *options: str) -> None:
+    def __init__(self, *options: str, why: str | None = None) -> None:
         self.options = tuple(options)
-        self.description = f"one of {list(self.options)}"
+        self.description = f"one of {list(self.options)}" + (f" ({why})" if why else "")
 
     def check(self, value: Any, name: str) -> None:
-        check_option(value, name, self.options)
-
-
-def _check_seed_arg(value: Any, name: str) -> None:
-    _check_seed(value, name)
+        if not isinstance(value, str) or value not in self.options:
+            raise ValueError(f"{name} must be {self.description}, got {value!r}")
 
 
 def _check_callable(value: Any, name: str) -> None:
@@ -1518,7 +1516,7 @@ def _check_array_like(value: Any, name: str) -> None:
 #: ``"random_state"``, ``"boolean"``, ``"array-like"``...
 NAMED_CONSTRAINTS: dict[str, Constraint] = {
     "boolean": _Check(check_bool, "True or False"),
-    "random_state": _Check(_check_seed_arg, _SEED_TYPES),
+    "random_state": _Check(_check_seed, _SEED_TYPES),
     "estimator": _Check(
         check_estimator_arg,
         "a scikit-learn estimator with fit and predict that sklearn.base.clone can copy",
