@@ -14,7 +14,22 @@ Two kinds of error are raised:
   raises ``TypeError`` for a wrong type) and :class:`ValueError` (so that
   ``except ValueError`` still catches every bad argument).
 
+Every message has one form, ``"<name> must <what is allowed>, got <value>"``.
+
 Seeds follow one rule, :func:`check_random_state` (see CONTRIBUTING.md, "Seeds").
+
+A public function declares what it accepts once, with :func:`validate_params`
+(modelled on scikit-learn's): constraints such as :class:`Interval`,
+:class:`Options` and the named ones of :data:`NAMED_CONSTRAINTS` (``"estimator"``,
+``"random_state"``, ``"n_jobs"``, ``"alpha"``, ``"boolean"``...), made of the
+``check_*`` functions below. The arguments are checked at the outer public call;
+nested calls of decorated functions skip their checks, so each argument is checked
+once per public call. Checks that need the data (``n_splits <= m``, a test size
+against ``n``) stay in the body, through these functions. The chapters' parameter
+checks (:mod:`cvbook.book`) use the same constraints, in the same argument order.
+
+The module is ordered by kind: scalars, arrays and labels, data, splits,
+estimators/workers/seeds, paths, then the declared constraints.
 """
 
 from __future__ import annotations
