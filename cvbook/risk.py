@@ -361,12 +361,14 @@ def draw_sample(
     )
 
 
+@validate_params({"estimator": "estimator"})
 def fit_predict(estimator: Any, X: np.ndarray, y: np.ndarray, train: Any, test: Any) -> np.ndarray:
     """Fit a clone of ``estimator`` on ``X[train], y[train]``; its predictions on ``X[test]``.
 
     The one fit-and-predict step of the package: the methods and the studies that score
     a model on held-out points call it (through :func:`score_splits` when they loop
-    over splits). It checks nothing: its callers check their arguments at their door.
+    over splits). It checks its estimator only when called directly (a method or study
+    that calls it inside its own checked call is not checked again).
 
     Examples
     --------
@@ -378,6 +380,7 @@ def fit_predict(estimator: Any, X: np.ndarray, y: np.ndarray, train: Any, test: 
     return clone(estimator).fit(X[train], y[train]).predict(X[test])
 
 
+@validate_params({"estimator": "estimator"})
 def score_splits(
     estimator: Any,
     X: np.ndarray,
@@ -390,7 +393,8 @@ def score_splits(
     Each split gets a fresh clone of ``estimator`` fitted on its training part
     (:func:`fit_predict`); ``score(y_true, y_pred)`` turns its predictions on the test
     part into what the caller needs (a risk, per-point losses, an error rate). A plain
-    loop, without ``cross_validate``'s per-split overhead; it checks nothing.
+    loop, without ``cross_validate``'s per-split overhead; like :func:`fit_predict` it
+    checks only its estimator, and only when called directly.
 
     Returns
     -------

@@ -47,7 +47,8 @@ def test_the_cells_every_chapter_has_in_their_order(nb):
     names = [line.split(":")[0] for line in sources[2].splitlines() if not line.startswith(" ")]
     assert names == ["seed", "n_repeats", "n_jobs"]
     check = sources[3]
-    assert all(f'check_{"seed" if n == "seed" else "int_parameter"}("{n}"' in check for n in names)
+    kind = {n: "seed" if n == "seed" else "int_parameter" for n in names}
+    assert all(f'check_{kind[n]}({n}, "{n}"' in check for n in names)
     assert 'claims = Claims("ch12", strict=checked)' in check
     moral = next(s for s in sources if s.startswith("## Moral"))
     assert "- " in moral and "{eval}`N.ch12_todo`" in moral
