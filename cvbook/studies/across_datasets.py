@@ -29,8 +29,8 @@ procedure names a winner between A and B or none:
 **The pool** (:func:`pool_trial`, :func:`run_pool`): the same suite scored with C last
 and with C placed at random relative to A and B (:data:`C_PLACEMENTS`), A and B
 unchanged -- the switch-off showing that Nemenyi's verdict on A against B depends on the
-other learners ranked with them -- and, for long runs of the paired t alone, the number
-of data sets on which A is truly worse.
+other learners ranked with them, beside Wilcoxon's on the same suites -- and, for long
+runs of the paired t alone, the number of data sets on which A is truly worse.
 
 Wilcoxon's test and the Bayesian signed-rank test do not aim at ``E delta``: Wilcoxon
 tests whether the differences are symmetric about zero (its estimate is their
@@ -173,14 +173,15 @@ def suite_trial(
     -------
     dict
         For each procedure, ``<procedure>`` = -1 (A named better), +1 (B named better)
-        or 0 (no winner); ``mean_delta`` and ``median_delta``, the suite's own mean and
-        median true differences; ``family_delta``, the family's mean.
+        or 0 (no winner); ``bayes_rope``: 1 if the Bayesian test gives the ROPE a
+        posterior probability above 0.95; ``mean_delta`` and ``median_delta``, the
+        suite's own mean and median true differences; ``family_delta``, the family's mean.
 
     Examples
     --------
     >>> r = suite_trial(np.random.default_rng(0), "better")
-    >>> sorted(r)
-    ['bayes', 'family_delta', 'mean_delta', 'median_delta', 'nemenyi', 'ttest', 'wilcoxon']
+    >>> sorted(r)[:4]
+    ['bayes', 'bayes_rope', 'family_delta', 'mean_delta']
     """
     rng = check_rng(rng, "rng")
     check_option(scenario, "scenario", SCENARIOS)
@@ -208,10 +209,11 @@ def suite_trial(
     _, p = wilcoxon_test(scores[:, 0], scores[:, 1])
     d = np.median(scores[:, 0] - scores[:, 1])
     out["wilcoxon"] = float(np.sign(d) or 1.0) if p < 0.05 else 0.0
-    pa, _, pb = bayesian_signed_rank(
+    pa, p_rope, pb = bayesian_signed_rank(
         scores[:, 0], scores[:, 1], rope=_ROPE, n_samples=n_samples, random_state=rng
     )
     out["bayes"] = -1.0 if pa > 0.95 else (1.0 if pb > 0.95 else 0.0)
+    out["bayes_rope"] = float(p_rope > 0.95)  # it says "practically equivalent"
     diff = scores[:, 0] - scores[:, 1]
     t_p = float(stats.ttest_1samp(diff, 0.0).pvalue)
     out["ttest"] = float(np.sign(diff.mean()) or 1.0) if t_p < 0.05 else 0.0
@@ -309,15 +311,19 @@ def pool_trial(
     n_datasets : int, default=13
         Data sets in the suite, in ``[5, 20]``.
     nemenyi : bool, default=True
-        Run Friedman + Nemenyi (about 1 ms each); ``False`` leaves the ``nemenyi_*``
-        entries NaN, for long runs of the paired t alone.
+        Run the rank tests: Friedman + Nemenyi with C placed both ways, and Wilcoxon's
+        signed-rank test of A against B (which C does not touch), about 1 ms each;
+        ``False`` leaves the ``nemenyi_*`` and ``wilcoxon`` entries NaN, for long runs
+        of the paired t alone.
 
     Returns
     -------
     dict
         ``nemenyi_last`` and ``nemenyi_random``: -1 (A named better), +1 (B) or 0, with
         C last and with C at random; ``ttest``: the paired t's verdict on A vs B at 5 %
-        (as in :func:`suite_trial`); ``a_wins_all``: 1 if A's observed error is below
+        (as in :func:`suite_trial`); ``wilcoxon``: Wilcoxon's verdict on A vs B at 5 %
+        (as in :func:`suite_trial`; the same with C anywhere); ``a_wins_all``: 1 if A's
+        observed error is below
         B's on every data set; ``c_last_all``: 1 if, C placed last, C's observed error
         is the worst on every data set; ``n_losses``: the data sets with
         ``delta_j > 0`` (A truly worse).
@@ -325,8 +331,8 @@ def pool_trial(
     Examples
     --------
     >>> r = pool_trial(np.random.default_rng(0))
-    >>> sorted(r)[:3]
-    ['a_wins_all', 'c_last_all', 'n_losses']
+    >>> sorted(r)
+    ['a_wins_all', 'c_last_all', 'n_losses', 'nemenyi_last', 'nemenyi_random', 'ttest', 'wilcoxon']
     >>> pool_trial(np.random.default_rng(0), "equal")["n_losses"]
     0.0
     """
@@ -343,7 +349,7 @@ def pool_trial(
     # drawn last, so that with C last the suite is suite_trial's under the same rng
     c_random = base - 0.01 + rng.normal(0.0, 0.03, n_datasets)
     noise = np.sqrt(SHARED) * common + np.sqrt(1 - SHARED) * own
-    out: dict[str, float] = {"n_losses": float(np.sum(delta > 0))}
+    out: dict[str, float] = {"n_losses": float(np.sum(delta > 0)), "wilcoxon": np.nan}
     for place, c_risk in (("last", base + 0.03), ("random", c_random)):
         risks = np.column_stack([base + delta, base, c_risk]).clip(0.0, 1.0)
         scores = risks + np.sqrt(risks * (1 - risks) / n_test[:, None]) * noise
@@ -355,6 +361,10 @@ def pool_trial(
             # ttest_1samp costs more than the rest of the trial)
             t_stat = diff.mean() / (diff.std(ddof=1) / np.sqrt(n_datasets))
             out["ttest"] = float(np.sign(t_stat)) if abs(t_stat) > _t_crit(n_datasets) else 0.0
+            if nemenyi:  # Wilcoxon on A vs B, as in suite_trial (C plays no part in it)
+                _, p = wilcoxon_test(scores[:, 0], scores[:, 1])
+                w = float(np.sign(np.median(diff)) or 1.0)
+                out["wilcoxon"] = w if p < 0.05 else 0.0
         verdict = np.nan
         if nemenyi:
             fr = friedman_test(scores)
