@@ -322,6 +322,17 @@ def _seeded(learner: Any, rng: np.random.Generator) -> Any:
     return est
 
 
+def _check_target_sizes(target_sizes: Any) -> list[int]:
+    """``target_sizes`` of a trial: a sequence of training sizes, each at least 4."""
+    if isinstance(target_sizes, (str, bytes)) or not isinstance(
+        target_sizes, (Sequence, np.ndarray)
+    ):
+        raise ArgumentTypeError(
+            f"target_sizes must be a sequence of training sizes, got {target_sizes!r}"
+        )
+    return [check_int(n, "target_sizes", minimum=4) for n in target_sizes]
+
+
 def _cv_error(est: Any, X: np.ndarray, y: np.ndarray, cv: Any) -> float:
     """The mean over folds of the fold error rates (what ``1 - cross_val_score`` gives with
     accuracy; a plain loop, without ``cross_val_score``'s per-fold overhead)."""
@@ -376,13 +387,7 @@ def bootstrap_trial(
     check_estimator_arg(learner, "learner")
     m = check_int(m, "m", minimum=10)
     n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=2)
-    if isinstance(target_sizes, (str, bytes)) or not isinstance(
-        target_sizes, (Sequence, np.ndarray)
-    ):
-        raise ArgumentTypeError(
-            f"target_sizes must be a sequence of training sizes, got {target_sizes!r}"
-        )
-    target_sizes = [check_int(n, "target_sizes", minimum=4) for n in target_sizes]
+    target_sizes = _check_target_sizes(target_sizes)
     n_fresh = check_int(n_fresh, "n_fresh", minimum=MIN_FRESH)
     X, y = _sample(distribution, m, rng)
     est = _seeded(learner, rng)
@@ -608,13 +613,7 @@ def class_mix_trial(
     m = check_int(m, "m", minimum=MIN_M)
     est = _learner(learner, "learner")
     n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=2)
-    if isinstance(target_sizes, (str, bytes)) or not isinstance(
-        target_sizes, (Sequence, np.ndarray)
-    ):
-        raise ArgumentTypeError(
-            f"target_sizes must be a sequence of training sizes, got {target_sizes!r}"
-        )
-    target_sizes = [check_int(n, "target_sizes", minimum=4) for n in target_sizes]
+    target_sizes = _check_target_sizes(target_sizes)
     dist = _distribution("twogaussians", "distribution")
     X, y = _sample(dist, m, rng)
     est = _seeded(est, rng)
