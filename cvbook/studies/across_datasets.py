@@ -392,4 +392,4 @@ def run_pool(
         n_datasets=n_datasets,
         nemenyi=nemenyi,
     )
-    return {k: np.array([r[k] for r in rows], dtype=float) for k in rows[0]}
+    return columns(rows, dtype=float)
