@@ -43,6 +43,8 @@ from typing import Any
 
 import numpy as np
 
+from .validation import ArgumentTypeError, Interval, make_constraint
+
 __all__ = [
     "MINUS",
     "N",
@@ -54,6 +56,7 @@ __all__ = [
     "check_float_parameter",
     "check_int_list",
     "check_int_parameter",
+    "check_parameter",
     "check_parameter_names",
     "check_seed",
     "format_number",
@@ -442,8 +445,9 @@ class ParameterError(ValueError):
     """A value of a chapter's ``parameters`` cell that the chapter cannot use."""
 
 
-class ParameterTypeError(ParameterError, TypeError):
-    """A parameter of the wrong kind (a string for a number...): also a ``TypeError``."""
+class ParameterTypeError(ParameterError, ArgumentTypeError):
+    """A parameter of the wrong kind (a string for a number...): also a ``TypeError``, and
+    the package's :class:`~cvbook.validation.ArgumentTypeError`."""
 
 
 def _short_repr(value: Any) -> str:
@@ -451,9 +455,14 @@ def _short_repr(value: Any) -> str:
     return text if len(text) <= 60 else text[:40] + "..." + text[-12:]
 
 
+def _subject(name: str) -> str:
+    """How a chapter's message names a parameter: ``parameter 'm'``."""
+    return f"parameter {name!r}"
+
+
 def _fail(name: str, allowed: str, value: Any, *, kind: bool = False) -> None:
     cls = ParameterTypeError if kind else ParameterError
-    raise cls(f"parameter {name!r} must be {allowed}; got {_short_repr(value)}")
+    raise cls(f"{_subject(name)} must be {allowed}, got {_short_repr(value)}")
 
 
 def _is_int(value: Any) -> bool:
@@ -464,35 +473,61 @@ def _is_real(value: Any) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
 
 
-def check_int_parameter(
-    name: str, value: Any, low: int | None = None, high: int | None = None
-) -> int:
-    """Check that a parameter is an integer in ``[low, high]`` and return it.
+def check_parameter(value: Any, name: str, constraint: Any) -> Any:
+    """Check a chapter parameter against a constraint of :mod:`cvbook.validation`.
 
-    A value of another kind (a float, a string, a bool) raises :class:`ParameterTypeError`
-    (a ``TypeError`` too), an integer out of range :class:`ParameterError`.
+    The constraint is the one the package declares for its own arguments
+    (:class:`~cvbook.validation.Interval`, :class:`~cvbook.validation.Options`, a named
+    constraint such as ``"random_state"``), checked by the same code, so that a chapter
+    and the package say the same thing about the same value: the message is the
+    package's, naming ``parameter 'name'``. A value of the wrong kind raises
+    :class:`ParameterTypeError`, a bad value :class:`ParameterError`.
 
     Examples
     --------
-    >>> check_int_parameter("m", 40, low=10)
+    >>> from cvbook.validation import Interval
+    >>> check_parameter(40, "m", Interval("int", 10))
     40
-    >>> check_int_parameter("m", -5, low=10)
+    >>> check_parameter(5, "m", Interval("int", 10))
     Traceback (most recent call last):
     ...
-    cvbook.book.ParameterError: parameter 'm' must be an integer >= 10; got -5
-    >>> check_int_parameter("m", 4.0, low=10)
-    Traceback (most recent call last):
-    ...
-    cvbook.book.ParameterTypeError: parameter 'm' must be an integer >= 10; got 4.0
+    cvbook.book.ParameterError: parameter 'm' must be >= 10, got 5
     """
     check_parameter_names()
+    try:
+        make_constraint(constraint).check(value, _subject(name))
+    except ArgumentTypeError as err:
+        raise ParameterTypeError(str(err)) from None
+    except ValueError as err:
+        raise ParameterError(str(err)) from None
+    return value
+
+
+def check_int_parameter(
+    value: Any, name: str, low: int | None = None, high: int | None = None
+) -> int:
+    """Check that a parameter is an integer in ``[low, high]`` and return it.
+
+    The arguments come in :func:`cvbook.validation.check_int`'s order (value, name,
+    bounds), and the check is its :class:`~cvbook.validation.Interval`. A value of
+    another kind (a float, a string, a bool) raises :class:`ParameterTypeError` (a
+    ``TypeError`` too), an integer out of range :class:`ParameterError`.
+
+    Examples
+    --------
+    >>> check_int_parameter(40, "m", low=10)
+    40
+    >>> check_int_parameter(-5, "m", low=10)
+    Traceback (most recent call last):
+    ...
+    cvbook.book.ParameterError: parameter 'm' must be >= 10, got -5
+    >>> check_int_parameter(4.0, "m", low=10)
+    Traceback (most recent call last):
+    ...
+    cvbook.book.ParameterTypeError: parameter 'm' must be an integer, got 4.0
+    """
     _check_range(low, high)
-    allowed = "an integer" + _range_text(low, high)
-    if not _is_int(value):
-        _fail(name, allowed, value, kind=True)
-    if (low is not None and value < low) or (high is not None and value > high):
-        _fail(name, allowed, value)
-    return int(value)
+    return int(check_parameter(value, name, Interval("int", low, high)))
 
 
 def _check_range(low: Any, high: Any) -> None:
@@ -504,21 +539,15 @@ def _check_range(low: Any, high: Any) -> None:
         raise ValueError(f"low must be <= high, got low={low!r}, high={high!r}")
 
 
-def _float_allowed(low, high, open_low, open_high) -> str:
-    lo = "" if low is None else ("(" if open_low else "[") + f"{low:g}"
-    hi = "" if high is None else f"{high:g}" + (")" if open_high else "]")
-    if low is not None and high is not None:
-        return f"a number in {lo}, {hi}"
-    if low is not None:
-        return f"a number {'>' if open_low else '>='} {low:g}"
-    if high is not None:
-        return f"a number {'<' if open_high else '<='} {high:g}"
-    return "a finite number"
+def _closed(open_low: bool, open_high: bool) -> str:
+    return {(False, False): "both", (True, False): "right", (False, True): "left"}.get(
+        (bool(open_low), bool(open_high)), "neither"
+    )
 
 
 def check_float_parameter(
-    name: str,
     value: Any,
+    name: str,
     low: float | None = None,
     high: float | None = None,
     *,
@@ -527,41 +556,29 @@ def check_float_parameter(
 ) -> float:
     """Check that a parameter is a finite real number in a range and return it.
 
-    Integers are numbers too; one too large for a float (``10**400``) is out of range.
+    In :func:`cvbook.validation.check_float`'s order (value, name, bounds), checked by
+    its :class:`~cvbook.validation.Interval`. Integers are numbers too; one too large
+    for a float (``10**400``) is out of range.
 
     Examples
     --------
-    >>> check_float_parameter("delta", 0.05, 0, 1, open_low=True, open_high=True)
+    >>> check_float_parameter(0.05, "delta", 0, 1, open_low=True, open_high=True)
     0.05
-    >>> check_float_parameter("delta", "0.05", 0, 1, open_low=True, open_high=True)
+    >>> check_float_parameter("0.05", "delta", 0, 1, open_low=True, open_high=True)
     Traceback (most recent call last):
     ...
-    cvbook.book.ParameterTypeError: parameter 'delta' must be a number in (0, 1); got '0.05'
-    >>> check_float_parameter("scale", 10**400)
+    cvbook.book.ParameterTypeError: parameter 'delta' must be a real number, got '0.05'
+    >>> check_float_parameter(10**400, "scale")
     Traceback (most recent call last):
     ...
-    cvbook.book.ParameterError: parameter 'scale' must be a finite number; got 1000...
+    cvbook.book.ParameterError: parameter 'scale' must be a finite number, got 1000...
     """
-    check_parameter_names()
     _check_range(low, high)
-    allowed = _float_allowed(low, high, open_low, open_high)
-    if not _is_real(value):
-        _fail(name, allowed, value, kind=True)
-    try:
-        as_float = float(value)
-    except (OverflowError, ValueError):
-        as_float = math.inf
-    ok = math.isfinite(as_float)
-    if ok and low is not None:
-        ok = value > low if open_low else value >= low
-    if ok and high is not None:
-        ok = value < high if open_high else value <= high
-    if not ok:
-        _fail(name, allowed, value)
-    return as_float
+    constraint = Interval("real", low, high, closed=_closed(open_low, open_high))
+    return float(check_parameter(value, name, constraint))
 
 
-def check_choice(name: str, value: Any, choices: Iterable[Any]) -> Any:
+def check_choice(value: Any, name: str, choices: Iterable[Any]) -> Any:
     """Check that a parameter is one of ``choices`` and return it (as a Python value).
 
     NumPy scalars count as the Python value they hold (``np.str_("svm")`` is ``"svm"``);
@@ -569,14 +586,14 @@ def check_choice(name: str, value: Any, choices: Iterable[Any]) -> Any:
 
     Examples
     --------
-    >>> check_choice("model", "svm", ["svm", "knn"])
+    >>> check_choice("svm", "model", ["svm", "knn"])
     'svm'
-    >>> check_choice("model", np.str_("knn"), ["svm", "knn"])
+    >>> check_choice(np.str_("knn"), "model", ["svm", "knn"])
     'knn'
-    >>> check_choice("model", "forest", ["svm", "knn"])
+    >>> check_choice("forest", "model", ["svm", "knn"])
     Traceback (most recent call last):
     ...
-    cvbook.book.ParameterError: parameter 'model' must be one of ['svm', 'knn']; got 'forest'
+    cvbook.book.ParameterError: parameter 'model' must be one of ['svm', 'knn'], got 'forest'
     """
     check_parameter_names()
     if isinstance(choices, (str, bytes)) or not isinstance(choices, Iterable):
@@ -596,18 +613,18 @@ def check_choice(name: str, value: Any, choices: Iterable[Any]) -> Any:
 
 
 def check_int_list(
-    name: str, value: Any, low: int | None = None, high: int | None = None, *, min_len: int = 1
+    value: Any, name: str, low: int | None = None, high: int | None = None, *, min_len: int = 1
 ) -> list[int]:
     """Check that a parameter is a list of at least ``min_len`` integers in a range.
 
     Examples
     --------
-    >>> check_int_list("test_sizes", [20, 100], low=1)
+    >>> check_int_list([20, 100], "test_sizes", low=1)
     [20, 100]
-    >>> check_int_list("sizes", [20, 0.5], low=1)
+    >>> check_int_list([20, 0.5], "sizes", low=1)
     Traceback (most recent call last):
     ...
-    cvbook.book.ParameterTypeError: parameter 'sizes' must be a list ...; got [20, 0.5]
+    cvbook.book.ParameterTypeError: parameter 'sizes' must be a list ..., got [20, 0.5]
     """
     check_parameter_names()
     allowed = f"a list of at least {min_len} integers" + _range_text(low, high)
@@ -621,9 +638,21 @@ def check_int_list(
     return [int(v) for v in value]
 
 
+def _float_allowed(low, high, open_low, open_high) -> str:
+    lo = "" if low is None else ("(" if open_low else "[") + f"{low:g}"
+    hi = "" if high is None else f"{high:g}" + (")" if open_high else "]")
+    if low is not None and high is not None:
+        return f"a number in {lo}, {hi}"
+    if low is not None:
+        return f"a number {'>' if open_low else '>='} {low:g}"
+    if high is not None:
+        return f"a number {'<' if open_high else '<='} {high:g}"
+    return "a finite number"
+
+
 def check_float_list(
-    name: str,
     value: Any,
+    name: str,
     low: float | None = None,
     high: float | None = None,
     *,
@@ -635,7 +664,7 @@ def check_float_list(
 
     Examples
     --------
-    >>> check_float_list("delta_values", [0.05, 0.2], 0, 1, open_low=True, open_high=True)
+    >>> check_float_list([0.05, 0.2], "delta_values", 0, 1, open_low=True, open_high=True)
     [0.05, 0.2]
     """
     check_parameter_names()
@@ -654,7 +683,7 @@ def check_float_list(
     for v in value:
         try:
             out.append(
-                check_float_parameter(name, v, low, high, open_low=open_low, open_high=open_high)
+                check_float_parameter(v, name, low, high, open_low=open_low, open_high=open_high)
             )
         except ParameterError:
             _fail(name, allowed, value)
@@ -666,7 +695,7 @@ def _check_min_len(min_len: Any) -> None:
         raise ValueError(f"min_len must be an integer >= 0, got {min_len!r}")
 
 
-def check_seed(name: str, value: Any) -> int:
+def check_seed(value: Any, name: str) -> int:
     """Check that a seed parameter is an integer in ``[0, 2**32)`` (any such value works).
 
     The range is the one every ``random_state`` of the package (and of scikit-learn)
@@ -674,10 +703,10 @@ def check_seed(name: str, value: Any) -> int:
 
     Examples
     --------
-    >>> check_seed("seed", 20261122)
+    >>> check_seed(20261122, "seed")
     20261122
     """
-    return check_int_parameter(name, value, low=0, high=2**32 - 1)
+    return check_int_parameter(value, name, low=0, high=2**32 - 1)
 
 
 #: The comment papermill writes at the top of the cell it injects (its Python translator).

@@ -34,24 +34,25 @@ from joblib import Parallel, delayed
 from sklearn.base import clone
 from sklearn.utils.multiclass import type_of_target
 
-from .holdout import clone_estimator
 from .risk import LOSSES, check_target
 from .validation import (
     ArgumentTypeError,
+    Interval,
+    Options,
+    as_random_state,
     check_1d_labels,
-    check_bool,
     check_finite_values,
-    check_int,
-    check_n_jobs,
     check_predicted_labels,
-    check_random_state,
     check_same_length,
     check_target_for_loss,
     check_train_test_splits,
     check_xy,
+    validate_params,
 )
 
 __all__ = [
+    "BOOTSTRAP_LOSS",
+    "N_BOOTSTRAPS",
     "BootstrapEstimates",
     "BootstrapSplit",
     "bootstrap_estimates",
@@ -61,6 +62,10 @@ __all__ = [
 
 #: The weight of ``Err^(1)`` in the .632 estimate, as Efron (1983) writes it.
 W632 = 0.632
+
+#: The one rule for a number of bootstrap samples ``B``, in the package and its studies
+#: (a chapter may cap it for its running time).
+N_BOOTSTRAPS = Interval("int", 2)
 
 
 class BootstrapSplit:
@@ -88,13 +93,15 @@ class BootstrapSplit:
     True
     """
 
+    @validate_params(
+        {"n_bootstraps": N_BOOTSTRAPS, "random_state": "random_state", "stratify": "boolean"}
+    )
     def __init__(
         self, n_bootstraps: int = 200, random_state: Any = None, stratify: bool = False
     ) -> None:
-        self.n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=1)
-        check_random_state(random_state, "random_state")
+        self.n_bootstraps = int(n_bootstraps)
         self.random_state = random_state
-        self.stratify = check_bool(stratify, "stratify")
+        self.stratify = bool(stratify)
 
     def get_n_splits(self, X: Any = None, y: Any = None, groups: Any = None) -> int:
         """``B``, the number of bootstrap samples."""
@@ -123,7 +130,7 @@ class BootstrapSplit:
             )
         if m < 2:
             raise ValueError(f"X must have at least 2 rows for a bootstrap, got {m}")
-        rng = check_random_state(self.random_state, "random_state")
+        rng = as_random_state(self.random_state)
         if self.stratify:
             if y is None:
                 raise ValueError("y is needed to split with stratify=True")
@@ -150,15 +157,11 @@ class BootstrapSplit:
             yield train, np.flatnonzero(~in_bag)
 
 
-def _loss_name(loss: Any) -> str:
-    if not isinstance(loss, str) or loss not in ("zero_one", "squared"):
-        raise ValueError(
-            f"loss must be 'zero_one' or 'squared' (the losses .632+ defines gamma for), "
-            f"got {loss!r}"
-        )
-    return loss
+#: The losses .632+ defines ``gamma`` for (a narrower rule than :data:`cvbook.risk.LOSS`).
+BOOTSTRAP_LOSS = Options("zero_one", "squared", why="the losses .632+ defines gamma for")
 
 
+@validate_params({"loss": BOOTSTRAP_LOSS})
 def no_information_rate(y: Any, y_pred: Any, loss: str = "zero_one") -> float:
     """The no-information error rate ``gamma``: the mean loss over all ``m**2`` pairs of a
     label ``y_i`` and a prediction ``f(x_j)``, as if inputs and labels were independent.
@@ -176,7 +179,6 @@ def no_information_rate(y: Any, y_pred: Any, loss: str = "zero_one") -> float:
     >>> no_information_rate([0.0, 2.0], [1.0, 1.0], loss="squared")
     1.0
     """
-    loss = _loss_name(loss)
     if loss == "zero_one":
         y = check_1d_labels(y, "y", allow_empty=True)
         y_pred = check_1d_labels(y_pred, "y_pred", allow_empty=True)
@@ -282,6 +284,7 @@ def _replicates(estimator, X, y, splits, n_jobs) -> list[np.ndarray]:
     )
 
 
+@validate_params({"estimator": "estimator", "loss": BOOTSTRAP_LOSS, "n_jobs": "n_jobs"})
 def bootstrap_replicate_errors(
     estimator: Any,
     X: Any,
@@ -328,10 +331,9 @@ def bootstrap_replicate_errors(
     ((4,), True)
     """
     X, y = check_xy(X, y)
-    per_point = LOSSES[_loss_name(loss)]
+    per_point = LOSSES[loss]
     check_target(y, loss)
-    estimator = clone_estimator(estimator)  # names one without fit or predict
-    check_n_jobs(n_jobs)
+    estimator = clone(estimator)
     splits = check_train_test_splits(splits, len(y), unique_train=False, allow_empty_test=True)
     preds = _replicates(estimator, X, y, splits, n_jobs)
     oob = np.array(
@@ -344,6 +346,16 @@ def bootstrap_replicate_errors(
     return oob, full
 
 
+@validate_params(
+    {
+        "estimator": "estimator",
+        "n_bootstraps": N_BOOTSTRAPS,
+        "loss": BOOTSTRAP_LOSS,
+        "random_state": "random_state",
+        "n_jobs": "n_jobs",
+        "stratify": "boolean",
+    }
+)
 def bootstrap_estimates(
     estimator: Any,
     X: Any,
@@ -415,11 +427,10 @@ def bootstrap_estimates(
     True
     """
     X, y = check_xy(X, y)
-    name = _loss_name(loss)
+    name = loss
     per_point = LOSSES[name]
     check_target(y, loss)
-    estimator = clone_estimator(estimator)  # names one without fit or predict
-    check_n_jobs(n_jobs)
+    estimator = clone(estimator)
     given = splits is not None
     if stratify and not given and name == "squared":
         raise ValueError(

@@ -31,15 +31,15 @@ from scipy import optimize, special, stats
 
 from .validation import (
     ArgumentTypeError,
+    Interval,
     check_1d_labels,
-    check_bool,
     check_broadcast,
     check_float,
     check_int,
     check_integer_array,
     check_label_pair,
-    check_open_unit,
     check_same_length,
+    validate_params,
 )
 
 __all__ = [
@@ -65,6 +65,7 @@ def _counts(n_errors, n) -> tuple[np.ndarray, np.ndarray]:
     return k, n
 
 
+@validate_params({"delta": "open-unit"})
 def clopper_pearson_upper(n_errors, n, delta: float = 0.05):
     """One-sided Clopper--Pearson upper bound on a 0-1 risk.
 
@@ -92,7 +93,7 @@ def clopper_pearson_upper(n_errors, n, delta: float = 0.05):
     >>> clopper_pearson_upper([0, 5, 10], 100).round(3)
     array([0.03 , 0.102, 0.164])
     """
-    delta = check_open_unit(delta, "delta")
+    delta = np.asarray(delta, dtype=float)
     k, n = _counts(n_errors, n)
     check_broadcast(("n_errors", k), ("n", n), ("delta", delta))
     k, n, delta = np.broadcast_arrays(k, n, delta)
@@ -133,6 +134,7 @@ def _repair(
     return end
 
 
+@validate_params({"alpha": "open-unit"})
 def clopper_pearson_interval(n_errors, n, alpha: float = 0.05):
     """Two-sided Clopper--Pearson interval for a 0-1 risk.
 
@@ -158,7 +160,7 @@ def clopper_pearson_interval(n_errors, n, alpha: float = 0.05):
     >>> round(float(lo), 4), round(float(hi), 4)
     (0.049, 0.1762)
     """
-    alpha = check_open_unit(alpha, "alpha")
+    alpha = np.asarray(alpha, dtype=float)
     k, n = _counts(n_errors, n)
     check_broadcast(("n_errors", k), ("n", n), ("alpha", alpha))
     k, n, alpha = np.broadcast_arrays(k, n, alpha)
@@ -175,6 +177,7 @@ def clopper_pearson_interval(n_errors, n, alpha: float = 0.05):
     return lower, upper
 
 
+@validate_params({"n": Interval("int", 1), "delta": Interval("real", 0, 1, closed="neither")})
 def clopper_pearson_upper_by_inversion(n_errors: int, n: int, delta: float = 0.05) -> float:
     """Equation (3) of Anguita et al. (2012), solved as written.
 
@@ -202,9 +205,9 @@ def clopper_pearson_upper_by_inversion(n_errors: int, n: int, delta: float = 0.0
     ...     float(clopper_pearson_upper(5, 100)), 6)
     True
     """
-    n = check_int(n, "n", minimum=1)
+    n = int(n)
     k = check_int(n_errors, "n_errors", minimum=0, maximum=n)
-    delta = check_open_unit(delta, "delta", scalar=True)
+    delta = float(delta)
     if k == n:
         return 1.0
     return float(special.expit(_upper_logit(k, n, delta)))
@@ -230,6 +233,13 @@ def _upper_logit(k: int, n: int, delta: float) -> float:
     return float(optimize.brentq(log_tail_minus_log_delta, -1e4, 1e4, xtol=1e-13, rtol=1e-15))
 
 
+@validate_params(
+    {
+        "n": Interval("int", 1),
+        "delta": Interval("real", 0, 1, closed="neither"),
+        "two_sided": "boolean",
+    }
+)
 def clopper_pearson_coverage(
     risk: float, n: int, delta: float = 0.05, two_sided: bool = False
 ) -> float:
@@ -262,12 +272,10 @@ def clopper_pearson_coverage(
     >>> clopper_pearson_coverage(0.1, 100, delta=0.05) >= 0.95
     True
     """
-    n = check_int(n, "n", minimum=1)
+    n, delta = int(n), float(delta)
     risk = check_float(risk, "risk")
     if not 0.0 <= risk <= 1.0:
         raise ValueError(f"risk must lie in [0, 1], got {risk!r}")
-    name = "alpha" if check_bool(two_sided, "two_sided") else "delta"
-    delta = check_open_unit(delta, name, scalar=True)
     k = np.arange(n + 1)
     pmf = stats.binom.pmf(k, n, risk)
     if two_sided:
@@ -278,6 +286,7 @@ def clopper_pearson_coverage(
     return float(pmf[covered].sum())
 
 
+@validate_params({"delta": Interval("real", 0, 1, closed="neither")})
 def error_rate_bound(y_true, y_pred, delta: float = 0.05) -> tuple[float, float]:
     """Test error of a classifier and its one-sided Clopper--Pearson bound.
 
@@ -308,7 +317,7 @@ def error_rate_bound(y_true, y_pred, delta: float = 0.05) -> tuple[float, float]
     >>> error_rate_bound([0, 1, 2, 2], [0, 1, 2, 0])[0]   # three classes
     0.25
     """
-    delta = check_open_unit(delta, "delta", scalar=True)
+    delta = float(delta)
     y_true = check_1d_labels(y_true, "y_true", allow_empty=True)
     y_pred = check_1d_labels(y_pred, "y_pred", allow_empty=True)
     n = check_same_length(("y_true", y_true), ("y_pred", y_pred))

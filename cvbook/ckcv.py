@@ -111,16 +111,6 @@ __all__ = [
 DEFAULT_K_VALUES: tuple[int, ...] = (3, 4, 5, 6, 8, 10)
 
 
-def _check_seed(random_state: Any) -> int | None:
-    """The seed rule of cvbook (``check_random_state(..., to="seed")``): an int or ``None``.
-
-    Split ``i`` at ``k`` is a function of ``(seed, k, i)``; a Generator, a
-    RandomState or a SeedSequence gives its seed by one draw (so a Generator
-    gives other splits on every fit, as in scikit-learn).
-    """
-    return check_random_state(random_state, "random_state", to="seed")
-
-
 def _check_k_values(k_values: Any) -> list[int]:
     """The sorted distinct k values; each an integer (no float, string or bool), ``>= 3``."""
     if isinstance(k_values, (str, bytes)) or not isinstance(k_values, (Sequence, np.ndarray)):
@@ -338,7 +328,7 @@ class ThreeWaySplit:
         k = check_int(self.k, "k", minimum=3)
         if k > n:
             raise ValueError(f"k must be <= n_samples = {n} (else MS and EE are empty), got {k}")
-        seed = _check_seed(self.random_state)
+        seed = check_random_state(self.random_state, "random_state", to="seed")
         entropy = np.random.SeedSequence().entropy if seed is None else seed
         for i in range(n_splits):
             yield _three_way(n, k, _split_rng(entropy, k, i))
@@ -922,7 +912,7 @@ class CompleteKCV(ClassifierMixin, BaseEstimator):
     def _fit(self, X, y) -> CompleteKCV:
         """Algorithm 1 in its steps: checks, splits, MS phase, EE phase, results."""
         X, y, k_values = self._validate(X, y)
-        seed = _check_seed(self.random_state)
+        seed = check_random_state(self.random_state, "random_state", to="seed")
         self._entropy = np.random.SeedSequence().entropy if seed is None else seed
         delta = float(check_open_unit(self.delta, "delta", scalar=True))
         estimator, points, fast = self._grid(X)

@@ -28,26 +28,26 @@ import numpy as np
 from scipy import stats
 
 from .intervals import random_splits, split_losses
-from .risk import check_target, fit_predict, resolve_loss
+from .risk import LOSS, check_target, fit_predict
 from .validation import (
+    Interval,
+    Options,
+    as_random_state,
     check_alpha,
-    check_bool,
     check_data,
-    check_estimator_arg,
     check_finite_values,
     check_float,
     check_halvings,
-    check_int,
-    check_n_jobs,
     check_predicted_labels,
-    check_rng,
     check_same_length,
     check_target_for_loss,
     check_test_count,
+    validate_params,
 )
 
 __all__ = [
     "COMPARISON_METHODS",
+    "MCNEMAR_LOSS",
     "ComparisonTest",
     "combined_ftest_5x2cv",
     "corrected_paired_ttest",
@@ -112,6 +112,7 @@ class ComparisonTest:
         return bool(self.p_value < check_alpha(alpha))
 
 
+@validate_params({"loss": LOSS, "random_state": "random_state"})
 def five_by_two_splits(y: Any, loss: str = "zero_one", random_state=None) -> list:
     """Five random halvings of the data: ``[(half_1, half_2), ...]``.
 
@@ -124,37 +125,21 @@ def five_by_two_splits(y: Any, loss: str = "zero_one", random_state=None) -> lis
     >>> len(halves), [len(h) for h in halves[0]]
     (5, [5, 5])
     """
-    resolve_loss(loss)
     y = check_target(y, loss)
     n = len(y)
     if n < 4:
         raise ValueError(f"y must hold at least 4 points for a 5x2cv test, got {n}")
-    rng = check_rng(random_state)
+    rng = as_random_state(random_state)
     return [tuple(random_splits(y, 1, n // 2, loss, rng)[0]) for _ in range(5)]
 
 
-def _check_halves(splits: Any, n: int) -> list:
-    splits = list(splits)
-    if len(splits) != 5:
-        raise ValueError(f"splits must hold 5 halvings for a 5x2cv test, got {len(splits)}")
-    out = []
-    for i, pair in enumerate(splits):
-        if len(pair) != 2:
-            raise ValueError(f"splits[{i}] must be a pair (half_1, half_2)")
-        h1, h2 = (np.asarray(h, dtype=np.int64) for h in pair)
-        if (
-            len(h1) == 0
-            or len(h2) == 0
-            or np.intersect1d(h1, h2).size
-            or h1.min() < 0
-            or h2.min() < 0
-            or max(h1.max(), h2.max()) >= n
-        ):
-            raise ValueError(
-                f"splits[{i}] must be two disjoint, non-empty sets of indices in [0, {n})"
-            )
-        out.append((h1, h2))
-    return out
+#: What a comparison of two learners accepts (each test adds its own arguments).
+_TWO = {
+    "estimator_a": "estimator",
+    "estimator_b": "estimator",
+    "loss": LOSS,
+    "random_state": "random_state",
+}
 
 
 def differences_5x2(est_a, est_b, X, y, loss, splits) -> np.ndarray:
@@ -227,6 +212,7 @@ def ftest_5x2cv_from_differences(p: Any) -> tuple[float, float]:
     return f, float(stats.f.sf(f, 10, 5))
 
 
+@validate_params(_TWO)
 def paired_ttest_5x2cv(
     estimator_a,
     estimator_b,
@@ -270,21 +256,18 @@ def paired_ttest_5x2cv(
     >>> r.difference < 0, r.p_value < 0.05, r.n_fits
     (True, True, 20)
     """
-    resolve_loss(loss)
-    check_estimator_arg(estimator_a, "estimator_a")
-    check_estimator_arg(estimator_b, "estimator_b")
     X, y, n = check_data(X, y)
     y = check_target(y, loss)
-    if splits is not None:
+    if splits is None:
+        splits = five_by_two_splits(y, loss, random_state)
+    else:
         splits = check_halvings(splits, n)
-    splits = _check_halves(
-        five_by_two_splits(y, loss, random_state) if splits is None else splits, n
-    )
     p = differences_5x2(estimator_a, estimator_b, X, y, loss, splits)
     t, pv = ttest_5x2cv_from_differences(p)
     return ComparisonTest(float(p.mean()), t, pv, (5.0,), "ttest_5x2cv", "expected", 20)
 
 
+@validate_params(_TWO)
 def combined_ftest_5x2cv(
     estimator_a,
     estimator_b,
@@ -307,21 +290,26 @@ def combined_ftest_5x2cv(
     >>> r.difference, r.method                     # the same learner twice
     (0.0, 'ftest_5x2cv')
     """
-    resolve_loss(loss)
-    check_estimator_arg(estimator_a, "estimator_a")
-    check_estimator_arg(estimator_b, "estimator_b")
     X, y, n = check_data(X, y)
     y = check_target(y, loss)
-    if splits is not None:
+    if splits is None:
+        splits = five_by_two_splits(y, loss, random_state)
+    else:
         splits = check_halvings(splits, n)
-    splits = _check_halves(
-        five_by_two_splits(y, loss, random_state) if splits is None else splits, n
-    )
     p = differences_5x2(estimator_a, estimator_b, X, y, loss, splits)
     f, pv = ftest_5x2cv_from_differences(p)
     return ComparisonTest(float(p.mean()), f, pv, (10.0, 5.0), "ftest_5x2cv", "expected", 20)
 
 
+#: McNemar's test counts right/wrong disagreements: the 0-1 loss only.
+MCNEMAR_LOSS = Options(
+    "zero_one",
+    why="McNemar's test counts right/wrong disagreements; for a regression loss use "
+    "corrected_paired_ttest",
+)
+
+
+@validate_params({"loss": MCNEMAR_LOSS, "exact": "boolean", "correction": "boolean"})
 def mcnemar_test(
     y_true: Any,
     pred_a: Any,
@@ -377,14 +365,7 @@ def mcnemar_test(
     >>> round(r.statistic, 4), r.df            # (|0 - 3| - 1)**2 / 3
     (1.3333, (1.0,))
     """
-    if not isinstance(loss, str) or loss != "zero_one":
-        raise ValueError(
-            f"loss must be 'zero_one' for McNemar's test (it counts right/wrong "
-            f"disagreements; for a regression loss use corrected_paired_ttest), "
-            f"got {loss!r}"
-        )
-    exact = check_bool(exact, "exact")
-    correction = check_bool(correction, "correction")
+    exact, correction = bool(exact), bool(correction)
     y_true = check_target_for_loss(y_true, "zero_one", "y_true")
     pred_a = check_predicted_labels(pred_a, "pred_a", like=y_true)
     pred_b = check_predicted_labels(pred_b, "pred_b", like=y_true)
@@ -403,6 +384,7 @@ def mcnemar_test(
     return ComparisonTest((b - c) / n, float(chi2), p, (1.0,), "mcnemar", "conditional", 0)
 
 
+@validate_params({**_TWO, "loss": MCNEMAR_LOSS})
 def mcnemar_holdout(
     estimator_a,
     estimator_b,
@@ -430,13 +412,10 @@ def mcnemar_holdout(
     >>> r.p_value < 0.05, r.n_fits
     (True, 2)
     """
-    mcnemar_test([0], [0], [0], loss=loss)  # refuses a regression loss before any fit
-    check_estimator_arg(estimator_a, "estimator_a")
-    check_estimator_arg(estimator_b, "estimator_b")
     X, y, n = check_data(X, y)
     y = check_target(y, loss)
     n_test = check_test_count(test_size, n)
-    ((train, test),) = random_splits(y, 1, n_test, loss, check_rng(random_state))
+    ((train, test),) = random_splits(y, 1, n_test, loss, as_random_state(random_state))
     pa = fit_predict(estimator_a, X, y, train, test)
     pb = fit_predict(estimator_b, X, y, train, test)
     for name, pred in (("estimator_a", pa), ("estimator_b", pb)):
@@ -451,6 +430,7 @@ def mcnemar_holdout(
     return ComparisonTest(r.difference, r.statistic, r.p_value, (), "mcnemar", "conditional", 2)
 
 
+@validate_params({**_TWO, "n_splits": Interval("int", 2), "n_jobs": "n_jobs"})
 def corrected_paired_ttest(
     estimator_a,
     estimator_b,
@@ -488,15 +468,10 @@ def corrected_paired_ttest(
     >>> r.p_value < 0.05, r.df, r.n_fits
     (True, (14.0,), 30)
     """
-    resolve_loss(loss)
-    check_estimator_arg(estimator_a, "estimator_a")
-    check_estimator_arg(estimator_b, "estimator_b")
     X, y, n = check_data(X, y)
     y = check_target(y, loss)
-    n_splits = check_int(n_splits, "n_splits", minimum=2)
-    n_jobs = check_n_jobs(n_jobs)
     n_test = check_test_count(test_size, n)
-    splits = random_splits(y, n_splits, n_test, loss, check_rng(random_state))
+    splits = random_splits(y, n_splits, n_test, loss, as_random_state(random_state))
     la = split_losses(estimator_a, X, y, splits, loss, n_jobs)
     lb = split_losses(estimator_b, X, y, splits, loss, n_jobs)
     d = np.array([a.mean() - b.mean() for a, b in zip(la, lb, strict=True)])

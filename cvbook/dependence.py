@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from .stats import power_of_two_scale
-from .validation import ArgumentTypeError, check_finite_values, check_float, check_int
+from .validation import ArgumentTypeError, Interval, check_finite_values, validate_params
 
 __all__ = [
     "BlockedKFold",
@@ -81,9 +81,9 @@ class BlockedKFold:
     [([4, 5, 6, 7, 8], [0, 1, 2]), ([0, 1, 7, 8], [3, 4, 5]), ([0, 1, 2, 3, 4], [6, 7, 8])]
     """
 
+    @validate_params({"n_splits": Interval("int", 2), "gap": Interval("int", 0)})
     def __init__(self, n_splits: int = 5, gap: int = 0) -> None:
-        self.n_splits = check_int(n_splits, "n_splits", minimum=2)
-        self.gap = check_int(gap, "gap", minimum=0)
+        self.n_splits, self.gap = int(n_splits), int(gap)
 
     def __repr__(self) -> str:
         return f"BlockedKFold(n_splits={self.n_splits}, gap={self.gap})"
@@ -128,6 +128,7 @@ class BlockedKFold:
             yield train, index[start:stop]
 
 
+@validate_params({"cluster_size": Interval("real", 1), "icc": Interval("real", 0, 1)})
 def design_effect(cluster_size: Any, icc: Any) -> float:
     """Kish's design effect ``1 + (n_g - 1) rho`` of clusters of ``n_g`` points.
 
@@ -147,11 +148,11 @@ def design_effect(cluster_size: Any, icc: Any) -> float:
     >>> design_effect(10, 0.5)
     5.5
     """
-    n_g = check_float(cluster_size, "cluster_size", minimum=1)
-    rho = check_float(icc, "icc", minimum=0, maximum=1)
+    n_g, rho = float(cluster_size), float(icc)
     return 1.0 + (n_g - 1.0) * rho
 
 
+@validate_params({"phi": Interval("real", -1, 1, closed="neither")})
 def ar1_design_effect(phi: Any) -> float:
     """The large-sample design effect ``(1 + phi) / (1 - phi)`` of an AR(1) series.
 
@@ -169,10 +170,11 @@ def ar1_design_effect(phi: Any) -> float:
     >>> round(ar1_design_effect(0.9), 6)
     19.0
     """
-    phi = check_float(phi, "phi", minimum=-1, maximum=1, exclusive=True)
+    phi = float(phi)
     return (1.0 + phi) / (1.0 - phi)
 
 
+@validate_params({"n": Interval("int", 1), "deff": Interval("real", 0, None, closed="right")})
 def effective_sample_size(n: Any, deff: Any) -> float:
     """The number of independent points a sample of ``n`` dependent points is worth: ``n / deff``.
 
@@ -188,9 +190,7 @@ def effective_sample_size(n: Any, deff: Any) -> float:
     >>> effective_sample_size(200, design_effect(10, 0.5))
     36.36363636363637
     """
-    n = check_int(n, "n", minimum=1)
-    deff = check_float(deff, "deff", minimum=0, exclusive=True)
-    return n / deff
+    return int(n) / float(deff)
 
 
 def intraclass_correlation(values: Any, groups: Any) -> float:

@@ -17,16 +17,16 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.model_selection import ShuffleSplit, StratifiedShuffleSplit, train_test_split
 
-from .risk import Loss, check_target, empirical_risk, score_splits
+from .risk import LOSS, Loss, check_target, empirical_risk, score_splits
 from .validation import (
+    Interval,
+    as_random_state,
     check_1d_labels,
-    check_bool,
     check_candidates,
     check_estimator_arg,
-    check_int,
-    check_random_state,
     check_test_fraction,
     check_xy,
+    validate_params,
 )
 
 __all__ = [
@@ -62,9 +62,14 @@ def clone_estimator(estimator: Any, name: str = "estimator") -> Any:
 
 def _split_seed(random_state: Any) -> np.random.RandomState:
     """The package's seed rule, as the RandomState scikit-learn's splitters take."""
-    return check_random_state(random_state, to="randomstate")
+    return as_random_state(random_state, to="randomstate")
 
 
+#: What a hold-out split accepts (each function adds its own arguments).
+_SPLIT = {"test_size": check_test_fraction, "stratify": "boolean", "random_state": "random_state"}
+
+
+@validate_params(_SPLIT)
 def holdout_split(
     X: Any, y: Any, test_size: float = 0.3, stratify: bool = False, random_state: Any = None
 ) -> tuple[np.ndarray, ...]:
@@ -95,8 +100,7 @@ def holdout_split(
     >>> len(y_tr), len(y_va)
     (7, 3)
     """
-    test_size = check_test_fraction(test_size)
-    stratify = check_bool(stratify, "stratify")
+    test_size = float(test_size)
     X, y = check_xy(X, y)
     _check_parts(y, test_size, stratify)
     return tuple(
@@ -135,6 +139,7 @@ def _check_parts(y: np.ndarray, test_size: float, stratify: bool) -> None:
             )
 
 
+@validate_params({"estimator": "estimator", **_SPLIT, "loss": LOSS})
 def holdout_risk(
     estimator: Any,
     X: Any,
@@ -169,13 +174,14 @@ def holdout_risk(
     >>> 0.0 <= r <= 1.0
     True
     """
-    model = clone_estimator(estimator)
+    model = clone(estimator)
     check_target(y, loss)
     X_tr, X_va, y_tr, y_va = holdout_split(X, y, test_size, stratify, random_state)
     model.fit(X_tr, y_tr)
     return empirical_risk(y_va, model.predict(X_va), loss=loss)
 
 
+@validate_params({"estimator": "estimator", **_SPLIT, "n_splits": Interval("int", 1), "loss": LOSS})
 def holdout_risks(
     estimator: Any,
     X: Any,
@@ -214,13 +220,10 @@ def holdout_risks(
     >>> holdout_risks(LinearDiscriminantAnalysis(), X, y, n_splits=4, random_state=0).shape
     (4,)
     """
-    test_size = check_test_fraction(test_size)
-    n_splits = check_int(n_splits, "n_splits", minimum=1)
-    stratify = check_bool(stratify, "stratify")
+    test_size = float(test_size)
     X, y = check_xy(X, y)
     check_target(y, loss)
     _check_parts(y, test_size, stratify)
-    clone_estimator(estimator)
     splitter_cls = StratifiedShuffleSplit if stratify else ShuffleSplit
     splitter = splitter_cls(
         n_splits=n_splits, test_size=test_size, random_state=_split_seed(random_state)
@@ -277,6 +280,7 @@ class Selection:
         return float(self.mean_risks[self.best_index])
 
 
+@validate_params({"candidates": check_candidates, **_SPLIT, "refit": "boolean", "loss": LOSS})
 def holdout_select(
     candidates: Sequence[Any],
     X: Any,
@@ -316,8 +320,7 @@ def holdout_select(
     >>> sel.risks.shape, sel.best_index in (0, 1)
     ((2,), True)
     """
-    candidates = check_candidates(candidates)
-    refit = check_bool(refit, "refit")
+    candidates = list(candidates)
     check_target(y, loss)
     X_tr, X_va, y_tr, y_va = holdout_split(X, y, test_size, stratify, random_state)
     fitted, risks = [], []
@@ -335,6 +338,7 @@ def holdout_select(
     return Selection(candidates=candidates, risks=risks, best_index=best, best_estimator=best_model)
 
 
+@validate_params({"random_state": "random_state"})
 def stratified_indices(
     y: Any, test_size: float | int = 0.3, random_state: Any = None
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -389,7 +393,7 @@ def stratified_indices(
             f"on each side: a test part of {n_test} of m={m} points is outside "
             f"[{k}, {m - k}]"
         )
-    rng = check_random_state(random_state)
+    rng = as_random_state(random_state)
     share = counts * n_test / m
     alloc = np.clip(np.round(share), 1, counts - 1).astype(int)
     while alloc.sum() != n_test:  # fix the rounding, within [1, count - 1]

@@ -37,7 +37,7 @@ Every fit goes through :func:`split_losses`; the splits are drawn from
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,23 +47,24 @@ from scipy import stats
 from sklearn.model_selection import KFold, ShuffleSplit, StratifiedKFold, StratifiedShuffleSplit
 
 from .bounds import clopper_pearson_interval
-from .risk import check_target, fit_predict, resolve_loss, zero_one_losses
+from .risk import LOSS, check_target, fit_predict, resolve_loss, zero_one_losses
 from .simulation import repeat
 from .validation import (
+    Interval,
+    Options,
+    as_random_state,
     check_alpha,
-    check_bool,
     check_data,
-    check_estimator_arg,
     check_features,
     check_finite_values,
     check_float,
     check_int,
-    check_n_jobs,
     check_predicted_labels,
-    check_rng,
     check_same_length,
     check_test_count,
     check_train_test_splits,
+    inside_checked_call,
+    validate_params,
 )
 
 __all__ = [
@@ -134,7 +135,8 @@ class RiskInterval:
             check_float(getattr(self, name), name, allow_inf=True)
         if self.lower > self.upper:
             raise ValueError(f"lower must be <= upper, got [{self.lower}, {self.upper}]")
-        check_alpha(self.alpha)
+        if not inside_checked_call():  # else alpha was checked at the method's door
+            check_alpha(self.alpha)
 
     @property
     def width(self) -> float:
@@ -151,22 +153,27 @@ class RiskInterval:
 # Checks and the one place where models are fitted
 
 
-def _check_loss(loss: Any) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
-    """The per-point loss function, by the package's one resolver (:mod:`cvbook.risk`)."""
-    return resolve_loss(loss)
-
-
 def _is_zero_one(loss: Any) -> bool:
     """Whether ``loss`` is the 0-1 loss (stratified splits, exact binomial intervals)."""
     return resolve_loss(loss) is zero_one_losses
 
 
+#: What every interval accepts (each adds its own arguments).
+_INTERVAL = {
+    "estimator": "estimator",
+    "loss": LOSS,
+    "alpha": "alpha",
+    "random_state": "random_state",
+}
+
+
 def _check_common(loss: Any, alpha: Any, X: Any, y: Any) -> tuple:
-    """The arguments every interval takes, checked: ``(alpha, X, y, n)``."""
-    _check_loss(loss)
-    return (check_alpha(alpha), *check_data(X, y))
+    """The data of an interval, checked (``loss`` and ``alpha`` are declared at the door):
+    ``(alpha, X, y, n)``."""
+    return (float(alpha), *check_data(X, y))
 
 
+@validate_params({"loss": LOSS})
 def pointwise_loss(y_true: Any, y_pred: Any, loss: str = "zero_one") -> np.ndarray:
     """One loss per point.
 
@@ -190,7 +197,7 @@ def pointwise_loss(y_true: Any, y_pred: Any, loss: str = "zero_one") -> np.ndarr
     >>> pointwise_loss([1.0, 2.0], [1.5, 0.0], loss="squared").tolist()
     [0.25, 4.0]
     """
-    fn = _check_loss(loss)
+    fn = resolve_loss(loss)
     y_true = check_target(y_true, loss, "y_true")
     if _is_zero_one(loss):
         y_pred = check_predicted_labels(y_pred, "y_pred", like=y_true)
@@ -208,6 +215,7 @@ def _fit_losses(estimator, X, y, train, test, loss_fn) -> np.ndarray:
     return loss_fn(y[test], fit_predict(estimator, X, y, train, test))
 
 
+@validate_params({"estimator": "estimator", "loss": LOSS, "n_jobs": "n_jobs"})
 def split_losses(
     estimator,
     X: np.ndarray,
@@ -242,13 +250,11 @@ def split_losses(
     >>> split_losses(DummyClassifier(), X, y, [(np.arange(3), np.arange(3, 4))])
     [array([1.])]
     """
-    loss_fn = _check_loss(loss)
-    check_estimator_arg(estimator)
+    loss_fn = resolve_loss(loss)
     X = check_features(X, "X", min_samples=2)
     y = check_target(y, loss)
     check_same_length(("X", X), ("y", y))
     splits = check_train_test_splits(splits, len(y))
-    n_jobs = check_n_jobs(n_jobs)
     if n_jobs in (None, 1):
         return [_fit_losses(estimator, X, y, tr, te, loss_fn) for tr, te in splits]
     return list(
@@ -262,6 +268,7 @@ def _seed(rng: np.random.Generator) -> int:
     return int(rng.integers(0, 2**31 - 1))
 
 
+@validate_params({"loss": LOSS, "random_state": "random_state"})
 def kfold_splits(
     y: Any, n_splits: int, loss: str = "zero_one", random_state: Any = None
 ) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -297,10 +304,9 @@ def kfold_splits(
     ...
     ValueError: n_splits must be <= 2, got 3
     """
-    _check_loss(loss)
     y = check_target(y, loss)
     n_splits = check_int(n_splits, "n_splits", minimum=2, maximum=len(y))
-    rng = check_rng(random_state)
+    rng = as_random_state(random_state)
     if _is_zero_one(loss):
         counts = np.unique(y, return_counts=True)[1]
         if counts.min() >= n_splits:
@@ -309,6 +315,7 @@ def kfold_splits(
     return list(KFold(n_splits, shuffle=True, random_state=_seed(rng)).split(np.zeros(len(y))))
 
 
+@validate_params({"n_splits": Interval("int", 1), "loss": LOSS, "rng": "random_state"})
 def random_splits(
     y: Any, n_splits: int, n_test: int, loss: str, rng: Any
 ) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -335,14 +342,12 @@ def random_splits(
     >>> len(splits), [len(test) for _, test in splits]
     (3, [4, 4, 4])
     """
-    _check_loss(loss)
     y = check_target(y, loss)
     n = len(y)
-    n_splits = check_int(n_splits, "n_splits", minimum=1)
     n_test = check_int(n_test, "n_test", minimum=1, maximum=max(1, n - 1))
     if n < 2:
         raise ValueError(f"y must hold at least 2 points to split, got {n}")
-    rng = check_rng(rng, "rng")
+    rng = as_random_state(rng)
     if _is_zero_one(loss):
         counts = np.unique(y, return_counts=True)[1]
         if (
@@ -365,6 +370,7 @@ def _z(alpha: float) -> float:
 # Hold-out
 
 
+@validate_params({**_INTERVAL, "method": Options("clopper_pearson", "wald")})
 def holdout_interval(
     estimator,
     X,
@@ -415,9 +421,6 @@ def holdout_interval(
     """
     alpha, X, y, n = _check_common(loss, alpha, X, y)
     y = check_target(y, loss)
-    check_estimator_arg(estimator)
-    if not isinstance(method, str) or method not in ("clopper_pearson", "wald"):
-        raise ValueError(f"method must be 'clopper_pearson' or 'wald', got {method!r}")
     if method == "clopper_pearson" and not _is_zero_one(loss):
         raise ValueError(
             "method='clopper_pearson' needs loss='zero_one' (it counts errors); "
@@ -430,7 +433,7 @@ def holdout_interval(
             f"needs the standard deviation of the test losses), got {n_test}; use "
             "method='clopper_pearson' for one test point"
         )
-    rng = check_rng(random_state)
+    rng = as_random_state(random_state)
     (split,) = random_splits(y, 1, n_test, loss, rng)
     (losses,) = split_losses(estimator, X, y, [split], loss)
     est = float(losses.mean())
@@ -448,6 +451,7 @@ def holdout_interval(
 # Naive K-fold Wald interval (Bayle et al. 2020)
 
 
+@validate_params({**_INTERVAL, "variance": Options("within_fold", "all_pairs"), "n_jobs": "n_jobs"})
 def cv_wald_interval(
     estimator,
     X,
@@ -498,22 +502,19 @@ def cv_wald_interval(
     """
     alpha, X, y, n = _check_common(loss, alpha, X, y)
     y = check_target(y, loss)
-    check_estimator_arg(estimator)
-    n_jobs = check_n_jobs(n_jobs)
     n_splits = check_int(n_splits, "n_splits", minimum=2, maximum=n)
-    if not isinstance(variance, str) or variance not in ("within_fold", "all_pairs"):
-        raise ValueError(f"variance must be 'within_fold' or 'all_pairs', got {variance!r}")
     if variance == "within_fold" and n < 2 * n_splits:
         raise ValueError(
             f"variance='within_fold' needs at least 2 points per fold: n_splits "
             f"must be <= n / 2 = {n // 2}, got {n_splits}"
         )
-    rng = check_rng(random_state)
+    rng = as_random_state(random_state)
     splits = kfold_splits(y, n_splits, loss, rng)
     losses = split_losses(estimator, X, y, splits, loss, n_jobs)
     return _cv_wald_from_losses(losses, variance, alpha, n)
 
 
+@validate_params({"variance": Options("within_fold", "all_pairs")})
 def cv_wald_sigma(losses: Sequence[np.ndarray], variance: str = "within_fold") -> float:
     """The spread ``sigma`` of the naive K-fold Wald interval, from the K folds' losses.
 
@@ -549,8 +550,6 @@ def cv_wald_sigma(losses: Sequence[np.ndarray], variance: str = "within_fold") -
     >>> round(cv_wald_sigma([[0.0, 1.0], [1.0, 1.0]], "all_pairs") ** 2, 4)    # 3/4 * 1/4
     0.1875
     """
-    if not isinstance(variance, str) or variance not in ("within_fold", "all_pairs"):
-        raise ValueError(f"variance must be 'within_fold' or 'all_pairs', got {variance!r}")
     if isinstance(losses, np.ndarray) or not isinstance(losses, Sequence) or len(losses) < 2:
         raise ValueError("losses must be a sequence of at least 2 folds' loss arrays")
     parts = [
@@ -584,6 +583,7 @@ def _cv_wald_from_losses(
 # Nadeau & Bengio (2003): corrected resampled t and conservative Z
 
 
+@validate_params({"n_train": Interval("int", 1), "n_test": Interval("int", 1), "alpha": "alpha"})
 def corrected_t_from_split_means(
     split_means: Any, n_train: int, n_test: int, alpha: float = 0.05
 ) -> tuple[float, float, float]:
@@ -613,9 +613,7 @@ def corrected_t_from_split_means(
     (0.2, 0.2868)
     """
     mus = check_finite_values(split_means, "split_means", ndim=1, min_size=2)
-    n_train = check_int(n_train, "n_train", minimum=1)
-    n_test = check_int(n_test, "n_test", minimum=1)
-    alpha = check_alpha(alpha)
+    alpha = float(alpha)
     J = mus.size
     est = float(mus.mean())
     se = math.sqrt((1 / J + n_test / n_train) * float(mus.var(ddof=1)))
@@ -623,6 +621,7 @@ def corrected_t_from_split_means(
     return est, est - half, est + half
 
 
+@validate_params({**_INTERVAL, "n_splits": Interval("int", 2), "n_jobs": "n_jobs"})
 def corrected_t_interval(
     estimator,
     X,
@@ -671,17 +670,22 @@ def corrected_t_interval(
     """
     alpha, X, y, n = _check_common(loss, alpha, X, y)
     y = check_target(y, loss)
-    check_estimator_arg(estimator)
-    n_jobs = check_n_jobs(n_jobs)
-    n_splits = check_int(n_splits, "n_splits", minimum=2)
     n_test = check_test_count(test_size, n)
-    rng = check_rng(random_state)
+    rng = as_random_state(random_state)
     splits = random_splits(y, n_splits, n_test, loss, rng)
     means = [float(v.mean()) for v in split_losses(estimator, X, y, splits, loss, n_jobs)]
     est, lo, hi = corrected_t_from_split_means(means, n - n_test, n_test, alpha)
     return RiskInterval(est, lo, hi, "corrected_t", "expected", n - n_test, n_splits, alpha)
 
 
+@validate_params(
+    {
+        **_INTERVAL,
+        "n_splits": Interval("int", 1),
+        "n_pairs": Interval("int", 1),
+        "n_jobs": "n_jobs",
+    }
+)
 def conservative_z_interval(
     estimator,
     X,
@@ -742,10 +746,6 @@ def conservative_z_interval(
     """
     alpha, X, y, n = _check_common(loss, alpha, X, y)
     y = check_target(y, loss)
-    check_estimator_arg(estimator)
-    n_jobs = check_n_jobs(n_jobs)
-    n_splits = check_int(n_splits, "n_splits", minimum=1)
-    n_pairs = check_int(n_pairs, "n_pairs", minimum=1)
     n_test = check_test_count(test_size, n)
     half_n = n // 2
     if half_n - n_test < 2:
@@ -753,7 +753,7 @@ def conservative_z_interval(
             f"test_size leaves {half_n - n_test} training points in each half "
             f"sample of {half_n}: conservative Z needs n / 2 - n_test >= 2"
         )
-    rng = check_rng(random_state)
+    rng = as_random_state(random_state)
     splits = random_splits(y, n_splits, n_test, loss, rng)
     # the pairs of disjoint halves, and the J splits inside each half (indices into X)
     for _ in range(n_pairs):
@@ -767,6 +767,7 @@ def conservative_z_interval(
     return RiskInterval(est, lo, hi, "conservative_z", "expected", n - n_test, len(splits), alpha)
 
 
+@validate_params({"alpha": "alpha"})
 def conservative_z_from_means(
     split_means: Any, half_means: Any, alpha: float = 0.05
 ) -> tuple[float, float, float]:
@@ -797,7 +798,7 @@ def conservative_z_from_means(
     h = check_finite_values(half_means, "half_means", min_size=2)
     if h.ndim != 2 or h.shape[1] != 2 or h.shape[0] < 1:
         raise ValueError(f"half_means must have shape (M, 2) with M >= 1, got {h.shape}")
-    alpha = check_alpha(alpha)
+    alpha = float(alpha)
     est = float(mus.mean())
     sigma = math.sqrt(float(np.sum((h[:, 0] - h[:, 1]) ** 2)) / (2 * h.shape[0]))
     half = _z(alpha) * sigma
@@ -863,6 +864,14 @@ def _nested_repetition(
     }
 
 
+@validate_params(
+    {
+        "n_splits": Interval("int", 2),
+        "n": Interval("int"),
+        "alpha": "alpha",
+        "bias_correction": "boolean",
+    }
+)
 def nested_cv_from_losses(
     a: Any,
     b: Any,
@@ -932,12 +941,10 @@ def nested_cv_from_losses(
         raise ValueError(f"b must hold variances (>= 0), got {float(b.min())}")
     inner = check_finite_values(inner, "inner", ndim=1, min_size=2)
     outer = check_finite_values(outer, "outer", ndim=1, min_size=1)
-    K = check_int(n_splits, "n_splits", minimum=2)
-    n = check_int(n, "n")
+    K, n = int(n_splits), int(n)
     if n < K:
         raise ValueError(f"n must be >= n_splits = {K} (each fold holds a point), got {n}")
-    alpha = check_alpha(alpha)
-    bias_correction = check_bool(bias_correction, "bias_correction")
+    alpha = float(alpha)
     mse = float(np.mean(a**2) - np.mean(b))
     sd = float(np.std(inner, ddof=1))
     n_sub = math.floor(n * (K - 1) / K)
@@ -953,6 +960,14 @@ def nested_cv_from_losses(
     return est, est - half, est + half, inflation
 
 
+@validate_params(
+    {
+        **_INTERVAL,
+        "n_repeats": Interval("int", 1),
+        "bias_correction": "boolean",
+        "n_jobs": "n_jobs",
+    }
+)
 def nested_cv_interval(
     estimator,
     X,
@@ -1015,12 +1030,8 @@ def nested_cv_interval(
     """
     alpha, X, y, n = _check_common(loss, alpha, X, y)
     y = check_target(y, loss)
-    check_estimator_arg(estimator)
-    n_jobs = check_n_jobs(n_jobs)
-    bias_correction = check_bool(bias_correction, "bias_correction")
     n_splits = check_int(n_splits, "n_splits", minimum=3, maximum=n // 2)
-    n_repeats = check_int(n_repeats, "n_repeats", minimum=1)
-    seed = _seed(check_rng(random_state))
+    seed = _seed(as_random_state(random_state))
     reps = repeat(
         _nested_repetition,
         n_repeats,

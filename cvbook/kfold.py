@@ -28,20 +28,20 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.model_selection import KFold, StratifiedKFold
 
-from .holdout import Selection, clone_estimator
-from .risk import Loss, check_target, empirical_risk, score_splits
+from .holdout import Selection
+from .risk import LOSS, Loss, check_target, empirical_risk, score_splits
 from .validation import (
+    as_random_state,
     check_1d_labels,
-    check_bool,
     check_candidates,
     check_cv,
     check_finite_values,
     check_int,
     check_integer_array,
-    check_random_state,
-    check_splitter_seed,
+    check_n_splits,
     check_train_test_splits,
     check_xy,
+    validate_params,
 )
 
 __all__ = [
@@ -57,36 +57,11 @@ __all__ = [
 ]
 
 
-def check_n_splits(n_splits: Any, m: int, name: str = "n_splits") -> int:
-    """Return ``n_splits`` as an int ``K`` with ``2 <= K <= m``.
-
-    Examples
-    --------
-    >>> check_n_splits(5, 20)
-    5
-    >>> check_n_splits(1, 20)
-    Traceback (most recent call last):
-    ...
-    ValueError: n_splits must be >= 2 (one fold to test, at least one to train), got 1
-    """
-    m = check_int(m, "m", minimum=1)
-    if isinstance(n_splits, (bool, np.bool_)) or not isinstance(n_splits, (int, np.integer)):
-        raise ValueError(
-            f"{name} must be an integer >= 2 (the number of folds K), got {n_splits!r}"
-        )
-    n_splits = int(n_splits)
-    if n_splits < 2:
-        raise ValueError(
-            f"{name} must be >= 2 (one fold to test, at least one to train), got {n_splits}"
-        )
-    if n_splits > m:
-        raise ValueError(
-            f"{name} must be <= m={m}, the number of points (K = m is leave-one-out), "
-            f"got {n_splits}"
-        )
-    return n_splits
+#: What a K-fold split accepts (``n_splits`` is checked against the data, in the body).
+_SPLIT = {"stratify": "boolean", "random_state": "random_state"}
 
 
+@validate_params({**_SPLIT, "shuffle": "boolean"})
 def make_kfold(
     n_splits: int = 5,
     y: Any = None,
@@ -135,8 +110,8 @@ def make_kfold(
         m = len(y)
     m = check_int(m, "m", minimum=1)
     n_splits = check_n_splits(n_splits, m)
-    stratify, shuffle = check_bool(stratify, "stratify"), check_bool(shuffle, "shuffle")
-    rs = check_splitter_seed(random_state)
+    int_seed = random_state is None or isinstance(random_state, (int, np.integer))
+    rs = as_random_state(random_state, to="seed" if int_seed else "randomstate")
     rs = rs if shuffle else None
     if stratify:
         if y is None:
@@ -152,6 +127,7 @@ def make_kfold(
     return KFold(n_splits=n_splits, shuffle=shuffle, random_state=rs)
 
 
+@validate_params({"random_state": "random_state"})
 def kfold_indices(m: int, n_splits: int, random_state: Any = None) -> list[np.ndarray]:
     """The ``K`` test folds of ``m`` points, from scratch: shuffle, then cut.
 
@@ -167,10 +143,11 @@ def kfold_indices(m: int, n_splits: int, random_state: Any = None) -> list[np.nd
     m = check_int(m, "m", minimum=1)
     n_splits = check_n_splits(n_splits, m)
     order = np.arange(m)
-    check_random_state(random_state, to="randomstate").shuffle(order)
+    as_random_state(random_state, to="randomstate").shuffle(order)
     return [np.sort(fold) for fold in np.array_split(order, n_splits)]
 
 
+@validate_params({"estimator": "estimator", "random_state": "random_state", "loss": LOSS})
 def kfold_from_scratch(
     estimator: Any,
     X: Any,
@@ -211,7 +188,6 @@ def kfold_from_scratch(
     """
     X, y = check_xy(X, y)
     check_target(y, loss)
-    clone_estimator(estimator)
     folds = kfold_indices(len(y), n_splits, random_state)
     splits = [(np.setdiff1d(np.arange(len(y)), test), test) for test in folds]  # S but the fold
     score = lambda y_test, y_pred: empirical_risk(y_test, y_pred, loss=loss)  # noqa: E731
@@ -284,6 +260,7 @@ class FoldRisks:
         return float(np.std(self.risks, ddof=1)) if self.n_splits > 1 else 0.0
 
 
+@validate_params({"estimator": "estimator", **_SPLIT, "shuffle": "boolean", "loss": LOSS})
 def kfold_risks(
     estimator: Any,
     X: Any,
@@ -329,7 +306,6 @@ def kfold_risks(
     """
     X, y = check_xy(X, y)
     check_target(y, loss)
-    clone_estimator(estimator)
     if cv is None:
         cv = make_kfold(
             n_splits, y=y, stratify=stratify, shuffle=shuffle, random_state=random_state
@@ -354,6 +330,7 @@ def kfold_risks(
     return FoldRisks(risks=np.asarray(risks), sizes=np.asarray(sizes))
 
 
+@validate_params({"candidates": check_candidates, **_SPLIT, "refit": "boolean", "loss": LOSS})
 def kfold_select(
     candidates: Sequence[Any],
     X: Any,
@@ -392,10 +369,9 @@ def kfold_select(
     >>> sel.risks.shape
     (3, 5)
     """
-    candidates = check_candidates(candidates)
+    candidates = list(candidates)
     X, y = check_xy(X, y)
     check_target(y, loss)
-    refit = check_bool(refit, "refit")
     cv = make_kfold(n_splits, y=y, stratify=stratify, random_state=random_state)
     folds = list(cv.split(X, y))
     risks = np.array([kfold_risks(est, X, y, cv=folds, loss=loss).risks for est in candidates])
@@ -427,6 +403,7 @@ class NestedResult:
     chosen: np.ndarray
 
 
+@validate_params({"candidates": check_candidates, **_SPLIT, "loss": LOSS})
 def nested_kfold(
     candidates: Sequence[Any],
     X: Any,
@@ -469,7 +446,7 @@ def nested_kfold(
     >>> res.outer.n_splits, res.chosen.shape
     (3, (3,))
     """
-    candidates = check_candidates(candidates)
+    candidates = list(candidates)
     X, y = check_xy(X, y)
     check_target(y, loss)
     outer_splits = check_n_splits(outer_splits, len(y), name="outer_splits")

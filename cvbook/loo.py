@@ -29,18 +29,17 @@ from scipy.sparse import issparse
 from sklearn.base import clone
 from sklearn.model_selection import LeaveOneOut, cross_val_predict
 
-from .risk import Loss, check_target, empirical_risk
+from .risk import LOSS, Loss, check_target, empirical_risk
 from .validation import (
     ArgumentTypeError,
+    Interval,
+    Options,
     check_1d_labels,
-    check_bool,
-    check_estimator_arg,
     check_features,
     check_finite,
-    check_float,
-    check_n_jobs,
     check_not_complex,
     check_same_length,
+    validate_params,
 )
 
 __all__ = [
@@ -164,6 +163,7 @@ def _raise_unit_leverage(points: np.ndarray, alpha: float) -> None:
     )
 
 
+@validate_params({"fit_intercept": "boolean", "method": Options("auto", "cholesky", "eigh")})
 def kernel_ridge_loo_predictions(
     K: ArrayLike,
     y: ArrayLike,
@@ -269,9 +269,7 @@ def kernel_ridge_loo_predictions(
     (3, 6)
     """
     K, y, alphas, scalar = check_kernel_problem(K, y, alpha)
-    if not isinstance(method, str) or method not in ("auto", "cholesky", "eigh"):
-        raise ValueError(f"method must be 'auto', 'cholesky' or 'eigh', got {method!r}")
-    fit_intercept = check_bool(fit_intercept, "fit_intercept")
+    fit_intercept = bool(fit_intercept)
     m = K.shape[0]
     alphas = np.atleast_1d(alphas)
     y2 = y.reshape(m, -1)
@@ -402,6 +400,7 @@ def _eigh_loo(A, b, y2, alphas, lift):
 # --------------------------------------------------------------------------- #
 
 
+@validate_params({"estimator": "estimator", "n_jobs": "n_jobs"})
 def loo_predictions(
     estimator, X: ArrayLike, y: ArrayLike, *, n_jobs: int | None = None
 ) -> np.ndarray:
@@ -433,13 +432,13 @@ def loo_predictions(
     >>> loo_predictions(DummyRegressor(), np.zeros((3, 1)), np.array([0.0, 3.0, 6.0]))
     array([4.5, 3. , 1.5])
     """
-    X, y = _check_brute_force(estimator, X, y, n_jobs)
+    X, y = _check_brute_force(X, y)
     return cross_val_predict(clone(estimator), X, y, cv=LeaveOneOut(), n_jobs=n_jobs)
 
 
-def _check_brute_force(estimator, X, y, n_jobs):
-    """Validate the arguments of the brute-force LOO; return ``X`` and ``y`` as arrays."""
-    check_estimator_arg(estimator)
+def _check_brute_force(X, y):
+    """The data of the brute-force LOO (the estimator and ``n_jobs`` are declared at the
+    door); return ``X`` and ``y`` as arrays."""
     if issparse(X):
         if np.iscomplexobj(X.data):
             raise ArgumentTypeError("X must be real, got complex values")
@@ -461,10 +460,10 @@ def _check_brute_force(estimator, X, y, n_jobs):
         )
     if m < 2:
         raise ValueError(f"X must hold at least 2 points for leave-one-out, got {m}")
-    check_n_jobs(n_jobs)
     return X, y
 
 
+@validate_params({"estimator": "estimator", "loss": LOSS, "n_jobs": "n_jobs"})
 def loo_risk(
     estimator,
     X: ArrayLike,
@@ -515,6 +514,7 @@ def loo_risk(
 # --------------------------------------------------------------------------- #
 
 
+@validate_params({"alpha": Interval("real", 0.0, None, closed="right")})
 def ridge_loo_mse(X: ArrayLike, y: ArrayLike, alpha: float) -> float:
     """Closed-form LOO mean squared error of ``Ridge(alpha, fit_intercept=True)``.
 
@@ -546,6 +546,6 @@ def ridge_loo_mse(X: ArrayLike, y: ArrayLike, alpha: float) -> float:
     y = check_1d_labels(y, "y")
     check_same_length(("X", X), ("y", y))
     y = check_finite(y, "y")
-    alpha = check_float(alpha, "alpha", minimum=0.0, exclusive=True)
+    alpha = float(alpha)
     pred = kernel_ridge_loo_predictions(X @ X.T, y, alpha, fit_intercept=True)
     return float(np.mean((y - pred) ** 2))

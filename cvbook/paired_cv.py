@@ -34,17 +34,18 @@ import numpy as np
 from scipy import stats
 
 from .intervals import cv_wald_sigma, kfold_splits, split_losses
-from .risk import check_target, resolve_loss
+from .risk import LOSS, check_target
 from .validation import (
+    Options,
+    as_random_state,
     check_alpha,
     check_data,
-    check_estimator_arg,
     check_finite_values,
     check_float,
     check_int,
-    check_n_jobs,
     check_option,
-    check_rng,
+    inside_checked_call,
+    validate_params,
 )
 
 __all__ = ["ALTERNATIVES", "VARIANCES", "CVComparison", "cv_compare", "cv_compare_from_losses"]
@@ -112,9 +113,10 @@ class CVComparison:
         check_float(self.p_value, "p_value", minimum=0.0, maximum=1.0)
         check_float(self.lower, "lower", allow_inf=True)
         check_float(self.upper, "upper", allow_inf=True)
-        check_option(self.variance, "variance", VARIANCES)
-        check_option(self.alternative, "alternative", ALTERNATIVES)
-        check_alpha(self.alpha)
+        if not inside_checked_call():  # else these were checked at the method's door
+            check_option(self.variance, "variance", VARIANCES)
+            check_option(self.alternative, "alternative", ALTERNATIVES)
+            check_alpha(self.alpha)
         check_int(self.n, "n", minimum=2)
         check_int(self.n_splits, "n_splits", minimum=2)
         check_int(self.n_fits, "n_fits", minimum=0)
@@ -136,6 +138,15 @@ class CVComparison:
         return bool(self.lower <= value <= self.upper)
 
 
+#: What a paired K-fold comparison accepts.
+_OPTIONS = {
+    "variance": Options(*VARIANCES),
+    "alternative": Options(*ALTERNATIVES),
+    "alpha": "alpha",
+}
+
+
+@validate_params(_OPTIONS)
 def cv_compare_from_losses(
     losses_a: Sequence[Any],
     losses_b: Sequence[Any],
@@ -176,9 +187,7 @@ def cv_compare_from_losses(
     >>> r.difference, round(r.se, 4), round(r.p_value, 4)   # d: four -1, four 0
     (-0.5, 0.1768, 0.0023)
     """
-    check_option(variance, "variance", VARIANCES)
-    check_option(alternative, "alternative", ALTERNATIVES)
-    alpha = check_alpha(alpha)
+    alpha = float(alpha)
     folds = []
     for name, losses in (("losses_a", losses_a), ("losses_b", losses_b)):
         if isinstance(losses, np.ndarray) or not isinstance(losses, Sequence) or len(losses) < 2:
@@ -225,6 +234,16 @@ def cv_compare_from_losses(
     )
 
 
+@validate_params(
+    {
+        "estimator_a": "estimator",
+        "estimator_b": "estimator",
+        "loss": LOSS,
+        **_OPTIONS,
+        "random_state": "random_state",
+        "n_jobs": "n_jobs",
+    }
+)
 def cv_compare(
     estimator_a,
     estimator_b,
@@ -279,22 +298,16 @@ def cv_compare(
     >>> r.difference < 0, r.rejects(), r.n_fits
     (True, True, 20)
     """
-    resolve_loss(loss)
-    check_estimator_arg(estimator_a, "estimator_a")
-    check_estimator_arg(estimator_b, "estimator_b")
-    check_option(variance, "variance", VARIANCES)
-    check_option(alternative, "alternative", ALTERNATIVES)
-    alpha = check_alpha(alpha)
+    alpha = float(alpha)
     X, y, n = check_data(X, y)
     y = check_target(y, loss)
-    n_jobs = check_n_jobs(n_jobs)
     n_splits = check_int(n_splits, "n_splits", minimum=2, maximum=n)
     if variance == "within_fold" and n < 2 * n_splits:
         raise ValueError(
             f"variance='within_fold' needs at least 2 points per fold: n_splits "
             f"must be <= n / 2 = {n // 2}, got {n_splits}"
         )
-    splits = kfold_splits(y, n_splits, loss, check_rng(random_state))
+    splits = kfold_splits(y, n_splits, loss, as_random_state(random_state))
     la = split_losses(estimator_a, X, y, splits, loss, n_jobs)
     lb = split_losses(estimator_b, X, y, splits, loss, n_jobs)
     r = cv_compare_from_losses(la, lb, variance=variance, alternative=alternative, alpha=alpha)

@@ -27,12 +27,11 @@ import numpy as np
 from scipy import stats
 
 from .validation import (
-    check_alpha,
+    Interval,
+    as_random_state,
     check_finite_values,
-    check_float,
-    check_int,
-    check_rng,
     check_same_length,
+    validate_params,
 )
 
 __all__ = [
@@ -134,6 +133,7 @@ def friedman_test(scores: Any) -> FriedmanResult:
     return FriedmanResult(R, chi2, p, ff, pf, N, k)
 
 
+@validate_params({"alpha": "alpha"})
 def nemenyi_test(scores: Any, alpha: float = 0.05) -> tuple[float, np.ndarray]:
     """Nemenyi's critical difference and pairwise p-values on the mean ranks.
 
@@ -155,7 +155,7 @@ def nemenyi_test(scores: Any, alpha: float = 0.05) -> tuple[float, np.ndarray]:
     (0.919, True)
     """
     s = _check_scores(scores, min_learners=2)
-    alpha = check_alpha(alpha)
+    alpha = float(alpha)
     N, k = s.shape
     scale = math.sqrt(k * (k + 1) / (6 * N))
     R = stats.rankdata(s, axis=1, method="average").mean(axis=0)
@@ -171,6 +171,9 @@ def _q_alpha(k: int, alpha: float) -> float:
     return float(stats.studentized_range.isf(alpha, k, np.inf)) / math.sqrt(2)
 
 
+@validate_params(
+    {"n_datasets": Interval("int", 2), "n_learners": Interval("int", 2), "alpha": "alpha"}
+)
 def nemenyi_cd(n_datasets: int, n_learners: int, alpha: float = 0.05) -> float:
     """Nemenyi's critical difference ``q_alpha sqrt(k (k + 1) / (6 N))`` (Demšar 2006).
 
@@ -179,9 +182,7 @@ def nemenyi_cd(n_datasets: int, n_learners: int, alpha: float = 0.05) -> float:
     >>> round(nemenyi_cd(13, 3), 3)                      # q_0.05 = 2.343
     0.919
     """
-    N = check_int(n_datasets, "n_datasets", minimum=2)
-    k = check_int(n_learners, "n_learners", minimum=2)
-    alpha = check_alpha(alpha)
+    N, k, alpha = int(n_datasets), int(n_learners), float(alpha)
     return _q_alpha(k, alpha) * math.sqrt(k * (k + 1) / (6 * N))
 
 
@@ -234,6 +235,14 @@ def wilcoxon_test(a: Any, b: Any) -> tuple[float, float]:
     return stat, min(1.0, float(2 * stats.norm.cdf(z)))
 
 
+@validate_params(
+    {
+        "rope": Interval("real", 0.0),
+        "prior_strength": Interval("real", 0.0, None, closed="right"),
+        "n_samples": Interval("int", 1),
+        "random_state": "random_state",
+    }
+)
 def bayesian_signed_rank(
     a: Any,
     b: Any,
@@ -278,10 +287,8 @@ def bayesian_signed_rank(
     a = check_finite_values(a, "a", ndim=1, min_size=2)
     b = check_finite_values(b, "b", ndim=1, min_size=2)
     check_same_length(("a", a), ("b", b))
-    rope = check_float(rope, "rope", minimum=0.0)
-    prior_strength = check_float(prior_strength, "prior_strength", minimum=0.0, exclusive=True)
-    n_samples = check_int(n_samples, "n_samples", minimum=1)
-    rng = check_rng(random_state)
+    rope, prior_strength = float(rope), float(prior_strength)
+    rng = as_random_state(random_state)
     z = np.concatenate([[0.0], a - b])
     sums = z[:, None] + z[None, :]
     below = (sums < -2 * rope) + 0.5 * (sums == -2 * rope)
@@ -299,6 +306,7 @@ def bayesian_signed_rank(
     return float(p[0]), float(p[1]), float(p[2])
 
 
+@validate_params({"cd": Interval("real", 0.0)})
 def critical_difference_diagram(ax, mean_ranks: Any, names: Any, cd: float) -> None:
     """Demšar's critical-difference diagram of the mean ranks on ``ax``.
 
@@ -319,7 +327,7 @@ def critical_difference_diagram(ax, mean_ranks: Any, names: Any, cd: float) -> N
     names = [str(n) for n in names]
     if len(names) != R.size:
         raise ValueError(f"names must name the {R.size} learners, got {len(names)}")
-    cd = check_float(cd, "cd", minimum=0.0)
+    cd = float(cd)
     k = R.size
     order = np.argsort(R)
     ax.set_xlim(0.8, k + 0.2)

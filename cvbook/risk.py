@@ -21,18 +21,20 @@ import numpy as np
 from sklearn.base import clone
 
 from .validation import (
+    Constraint,
+    Interval,
+    as_random_state,
     check_1d_labels,
-    check_distribution,
     check_finite,
     check_int,
     check_label_pair,
-    check_model,
-    check_random_state,
     check_same_length,
     check_target_for_loss,
+    validate_params,
 )
 
 __all__ = [
+    "LOSS",
     "LOSSES",
     "Loss",
     "LossFunction",
@@ -127,6 +129,20 @@ LOSSES: dict[str, LossFunction] = {
 }
 
 
+class _LossConstraint(Constraint):
+    """The declared constraint of a ``loss`` argument: a name in :data:`LOSSES` or a callable."""
+
+    description = f"one of {sorted(LOSSES)} or a callable returning per-point losses"
+
+    def check(self, value: Any, name: str) -> None:
+        if not callable(value) and (not isinstance(value, str) or value not in LOSSES):
+            raise ValueError(f"{name} must be {self.description}, got {value!r}")
+
+
+#: The one rule for a ``loss`` argument (``validate_params({"loss": LOSS})``).
+LOSS = _LossConstraint()
+
+
 def resolve_loss(loss: Loss) -> LossFunction:
     """The per-point loss function named or given by ``loss`` (the one resolver of the package).
 
@@ -137,11 +153,7 @@ def resolve_loss(loss: Loss) -> LossFunction:
     """
     if callable(loss):
         return loss
-    if not isinstance(loss, str) or loss not in LOSSES:
-        raise ValueError(
-            f"loss must be one of {sorted(LOSSES)} or a callable returning "
-            f"per-point losses, got {loss!r}"
-        )
+    LOSS.check(loss, "loss")
     return LOSSES[loss]
 
 
@@ -169,6 +181,7 @@ def check_target(y: Any, loss: Loss, name: str = "y") -> np.ndarray:
     return check_1d_labels(y, name)
 
 
+@validate_params({"loss": LOSS})
 def empirical_risk(y_true: Any, y_pred: Any, loss: Loss = "zero_one") -> float:
     """Mean loss over a sample: the empirical risk.
 
@@ -227,6 +240,14 @@ def count_errors(y_true: Any, y_pred: Any) -> int:
     return int(zero_one_losses(y_true, y_pred).sum())
 
 
+@validate_params(
+    {
+        "model": "model",
+        "distribution": "distribution",
+        "n_mc": Interval("int", 1),
+        "random_state": "random_state",
+    }
+)
 def model_risk(
     model: Any, distribution: Any, n_mc: int = 100_000, random_state: Any = None
 ) -> float:
@@ -262,13 +283,18 @@ def model_risk(
     """
     from .datasets.synthetic import true_risk
 
-    check_model(model)
-    check_distribution(distribution)
-    n_mc = check_int(n_mc, "n_mc", minimum=1)
-    rng = check_random_state(random_state)
+    rng = as_random_state(random_state)
     return true_risk(model, distribution, n=n_mc, random_state=rng)
 
 
+@validate_params(
+    {
+        "distribution": "distribution",
+        "min_per_class": Interval("int", 0),
+        "max_draws": Interval("int", 1),
+        "random_state": "random_state",
+    }
+)
 def draw_sample(
     distribution: Any,
     m: int,
@@ -312,16 +338,13 @@ def draw_sample(
     >>> X.shape, int(min(np.sum(y == -1), np.sum(y == 1))) >= 2
     ((10, 2), True)
     """
-    check_distribution(distribution)
-    min_per_class = check_int(min_per_class, "min_per_class", minimum=0)
     if isinstance(classes, (str, bytes)) or not isinstance(classes, Sequence):
         raise TypeError(f"classes must be a sequence of labels such as (-1, 1), got {classes!r}")
     classes = list(classes)
     if not classes:
         raise ValueError("classes must name at least one label, got none")
     m = check_int(m, "m", minimum=max(1, min_per_class * len(classes)))
-    max_draws = check_int(max_draws, "max_draws", minimum=1)
-    rng = check_random_state(random_state)
+    rng = as_random_state(random_state)
     for draw in range(max_draws):
         X, y = distribution.sample(m, random_state=rng)
         foreign = [c for c in classes if min_per_class and not np.any(y == c)]

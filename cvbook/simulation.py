@@ -30,10 +30,9 @@ from tqdm import tqdm
 from .provenance import atomic_write, atomic_write_text
 from .validation import (
     ArgumentTypeError,
-    check_bool,
-    check_int,
-    check_n_jobs,
-    check_random_state,
+    Interval,
+    as_random_state,
+    validate_params,
 )
 
 __all__ = ["columns", "repeat", "repeat_columns", "saved_repetitions", "spawn_generators"]
@@ -41,6 +40,7 @@ __all__ = ["columns", "repeat", "repeat_columns", "saved_repetitions", "spawn_ge
 T = TypeVar("T")
 
 
+@validate_params({"random_state": "random_state", "n": Interval("int", 0)})
 def spawn_generators(random_state: Any, n: int) -> list[np.random.Generator]:
     """``n`` independent generators spawned from one seed.
 
@@ -57,14 +57,23 @@ def spawn_generators(random_state: Any, n: int) -> list[np.random.Generator]:
     >>> [g.integers(100) for g in a] == [g.integers(100) for g in b]
     True
     """
-    n = check_int(n, "n", minimum=0)
     if isinstance(random_state, np.random.SeedSequence):
         root = random_state
     else:
-        root = np.random.SeedSequence(check_random_state(random_state, to="seed"))
+        root = np.random.SeedSequence(as_random_state(random_state, to="seed"))
     return [np.random.default_rng(s) for s in root.spawn(n)]
 
 
+@validate_params(
+    {
+        "func": "callable",
+        "n_repeats": Interval("int", 1),
+        "random_state": "random_state",
+        "n_jobs": "n_jobs",
+        "progress": "boolean",
+    },
+    callbacks=("func",),
+)
 def repeat(
     func: Callable[..., T],
     n_repeats: int,
@@ -126,11 +135,6 @@ def repeat(
     >>> resumed == repeat(mean_of_ten, 4, random_state=0)
     True
     """
-    if not callable(func):
-        raise ArgumentTypeError(f"func must be callable as func(rng, **kwargs), got {func!r}")
-    n_repeats = check_int(n_repeats, "n_repeats", minimum=1)
-    n_jobs = check_n_jobs(n_jobs)
-    progress = check_bool(progress, "progress")
     if desc is not None and not isinstance(desc, str):
         raise ArgumentTypeError(f"desc must be a str or None, got {desc!r}")
     if checkpoint is not None:

@@ -27,7 +27,14 @@ from typing import Any
 import numpy as np
 from scipy import stats as _scipy_stats
 
-from .validation import check_finite, check_finite_values, check_float, check_int
+from .validation import (
+    Interval,
+    check_finite,
+    check_finite_values,
+    check_float,
+    check_int,
+    validate_params,
+)
 
 __all__ = [
     "Paired",
@@ -210,6 +217,7 @@ def mean_se_by_column(values: Any, name: str = "values") -> tuple[np.ndarray, np
     return arr.mean(axis=0), arr.std(axis=0, ddof=1) / np.sqrt(arr.shape[0])
 
 
+@validate_params({"level": Interval("real", 0, 1, closed="neither")})
 def correlation_interval(a: Any, b: Any, level: float = 0.95) -> tuple[float, float, float]:
     """Pearson correlation of ``a`` and ``b`` with its Fisher-z confidence interval.
 
@@ -235,7 +243,7 @@ def correlation_interval(a: Any, b: Any, level: float = 0.95) -> tuple[float, fl
         raise ValueError(f"a and b must hold at least 4 pairs, got {a.size}")
     if not (np.max(a) > np.min(a) and np.max(b) > np.min(b)):
         raise ValueError("a and b must both vary (a correlation needs a spread)")
-    level = check_float(level, "level", minimum=0, maximum=1, exclusive=True)
+    level = float(level)
     result = _scipy_stats.pearsonr(a / power_of_two_scale(a), b / power_of_two_scale(b))
     r = float(np.clip(result.statistic, -1.0, 1.0))
     ci = result.confidence_interval(confidence_level=level)

@@ -94,12 +94,12 @@ from cvbook.book import (  # noqa: E402
 )
 
 _CHECKS = [
-    ("int", lambda v: check_int_parameter("m", v, low=1)),
-    ("float", lambda v: check_float_parameter("delta", v, 0, 1, open_low=True, open_high=True)),
-    ("seed", lambda v: check_seed("seed", v)),
-    ("choice", lambda v: check_choice("model", v, ["svm", "knn"])),
-    ("int_list", lambda v: check_int_list("sizes", v, low=1)),
-    ("float_list", lambda v: check_float_list("deltas", v, 0, 1, open_low=True)),
+    ("int", lambda v: check_int_parameter(v, "m", low=1)),
+    ("float", lambda v: check_float_parameter(v, "delta", 0, 1, open_low=True, open_high=True)),
+    ("seed", lambda v: check_seed(v, "seed")),
+    ("choice", lambda v: check_choice(v, "model", ["svm", "knn"])),
+    ("int_list", lambda v: check_int_list(v, "sizes", low=1)),
+    ("float_list", lambda v: check_float_list(v, "deltas", 0, 1, open_low=True)),
 ]
 
 
@@ -123,16 +123,16 @@ def test_a_wrong_kind_is_a_parameter_error_and_a_type_error(kind, check, bad):
 @pytest.mark.parametrize(
     "call",
     [
-        lambda: check_int_parameter("m", 10**400, low=1, high=100),
-        lambda: check_float_parameter("delta", 10**400),
-        lambda: check_float_parameter("delta", -(10**400)),
-        lambda: check_float_parameter("delta", float("nan")),
-        lambda: check_float_parameter("delta", float("inf")),
-        lambda: check_float_list("deltas", [0.1, 10**400]),
-        lambda: check_seed("seed", 10**400),
-        lambda: check_seed("seed", -1),
-        lambda: check_int_list("sizes", [], low=1),
-        lambda: check_choice("model", "forest", ["svm", "knn"]),
+        lambda: check_int_parameter(10**400, "m", low=1, high=100),
+        lambda: check_float_parameter(10**400, "delta"),
+        lambda: check_float_parameter(-(10**400), "delta"),
+        lambda: check_float_parameter(float("nan"), "delta"),
+        lambda: check_float_parameter(float("inf"), "delta"),
+        lambda: check_float_list([0.1, 10**400], "deltas"),
+        lambda: check_seed(10**400, "seed"),
+        lambda: check_seed(-1, "seed"),
+        lambda: check_int_list([], "sizes", low=1),
+        lambda: check_choice("forest", "model", ["svm", "knn"]),
     ],
 )
 def test_an_out_of_range_value_is_a_value_error_naming_it(call):
@@ -144,15 +144,15 @@ def test_an_out_of_range_value_is_a_value_error_naming_it(call):
 
 
 def test_numpy_scalars_are_the_values_they_hold():
-    assert check_choice("model", np.str_("svm"), ["svm", "knn"]) == "svm"
-    assert type(check_choice("model", np.str_("svm"), ["svm", "knn"])) is str
-    assert check_choice("k", np.int64(3), [3, 5]) == 3
-    assert check_int_parameter("m", np.int32(40), low=1) == 40
-    assert check_float_parameter("delta", np.float32(0.25), 0, 1) == 0.25
+    assert check_choice(np.str_("svm"), "model", ["svm", "knn"]) == "svm"
+    assert type(check_choice(np.str_("svm"), "model", ["svm", "knn"])) is str
+    assert check_choice(np.int64(3), "k", [3, 5]) == 3
+    assert check_int_parameter(np.int32(40), "m", low=1) == 40
+    assert check_float_parameter(np.float32(0.25), "delta", 0, 1) == 0.25
     with pytest.raises(ParameterTypeError):
-        check_choice("k", 3.0, [3, 5])  # a float is not one of the integer choices
+        check_choice(3.0, "k", [3, 5])  # a float is not one of the integer choices
     with pytest.raises(ParameterTypeError):
-        check_choice("flag", 1, [True, False])
+        check_choice(1, "flag", [True, False])
 
 
 def test_publish_checks_every_item_before_publishing_any():

@@ -1318,34 +1318,34 @@ def _second_pass_cases() -> dict:
         ),
         "book.publish twice": (lambda: book.publish({"hp_d": 1}, hp_d=2), ValueError, "hp_d"),
         "book.publish a string": (lambda: book.publish("abc"), TypeError, "values"),
-        "book.check_seed above 2**32": (lambda: book.check_seed("seed", 2**40), ValueError, "seed"),
+        "book.check_seed above 2**32": (lambda: book.check_seed(2**40, "seed"), ValueError, "seed"),
         "book.check_int_list negative min_len": (
-            lambda: book.check_int_list("s", [1], min_len=-1),
+            lambda: book.check_int_list([1], "s", min_len=-1),
             ValueError,
             "min_len",
         ),
         "book.check_choice a string as choices": (
-            lambda: book.check_choice("m", "s", "svm"),
+            lambda: book.check_choice("s", "m", "svm"),
             TypeError,
             "choices",
         ),
         "book.check_choice no choices": (
-            lambda: book.check_choice("m", "s", []),
+            lambda: book.check_choice("s", "m", []),
             ValueError,
             "choices",
         ),
         "book.check_int_parameter empty range": (
-            lambda: book.check_int_parameter("m", 5, low=10, high=1),
+            lambda: book.check_int_parameter(5, "m", low=10, high=1),
             ValueError,
             "low",
         ),
         "book.check_int_parameter string bound": (
-            lambda: book.check_int_parameter("m", 5, low="1"),
+            lambda: book.check_int_parameter(5, "m", low="1"),
             TypeError,
             "low",
         ),
         "book.check_float_parameter NaN bound": (
-            lambda: book.check_float_parameter("d", 0.5, low=np.nan),
+            lambda: book.check_float_parameter(0.5, "d", low=np.nan),
             TypeError,
             "low",
         ),
@@ -1476,7 +1476,7 @@ def test_second_pass_valid_input_still_works():
     book.publish(hp_undefined=(np.nan, ".3f"), hp_infinite=(-np.inf, ".3f"))
     assert book.published()["hp_undefined"] == "n/a"
     assert book.published()["hp_infinite"] == "−∞"
-    assert book.check_seed("seed", 2**32 - 1) == 2**32 - 1
+    assert book.check_seed(2**32 - 1, "seed") == 2**32 - 1
     book.publish(hp_zero_d=(np.array(0.5), ".2f"))
     assert book.published()["hp_zero_d"] == "0.50"
     X, y = TwoGaussians().sample(40, random_state=0)

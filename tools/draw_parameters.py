@@ -93,7 +93,7 @@ def contract(check_source: str, names: list[str]) -> list[tuple[str, str, ast.Ca
 
     Examples
     --------
-    >>> src = 'm = check_int_parameter("m", m, low=10)\\nk = check_int_parameter("k", k, 2, m)'
+    >>> src = 'm = check_int_parameter(m, "m", low=10)\\nk = check_int_parameter(k, "k", 2, m)'
     >>> [(f, n) for f, n, _ in contract(src, ["m", "k"])]
     [('check_int_parameter', 'm'), ('check_int_parameter', 'k')]
     """
@@ -102,7 +102,7 @@ def contract(check_source: str, names: list[str]) -> list[tuple[str, str, ast.Ca
         for node in ast.walk(statement):
             if not (isinstance(node, ast.Call) and _call_name(node) in CHECKS and node.args):
                 continue
-            first = node.args[0]
+            first = node.args[1] if len(node.args) > 1 else None
             if isinstance(first, ast.Constant) and first.value in names:
                 found.append((_call_name(node), first.value, node))
     return found
@@ -111,12 +111,12 @@ def contract(check_source: str, names: list[str]) -> list[tuple[str, str, ast.Ca
 def _arguments(func: str, call: ast.Call, namespace: dict) -> dict[str, Any]:
     """The check's bounds, evaluated with the parameters drawn so far."""
     positional = {
-        "check_int_parameter": ["name", "value", "low", "high"],
-        "check_float_parameter": ["name", "value", "low", "high"],
-        "check_choice": ["name", "value", "choices"],
-        "check_seed": ["name", "value"],
-        "check_int_list": ["name", "value", "low", "high"],
-        "check_float_list": ["name", "value", "low", "high"],
+        "check_int_parameter": ["value", "name", "low", "high"],
+        "check_float_parameter": ["value", "name", "low", "high"],
+        "check_choice": ["value", "name", "choices"],
+        "check_seed": ["value", "name"],
+        "check_int_list": ["value", "name", "low", "high"],
+        "check_float_list": ["value", "name", "low", "high"],
     }[func]
     args: dict[str, Any] = {}
     for key, node in zip(positional, call.args, strict=False):

@@ -136,9 +136,9 @@ def notebook(n: str, title: str, study: str):
         ),
         parameters,
         new_code(
-            'seed = check_seed("seed", seed)\n'
-            'n_repeats = check_int_parameter("n_repeats", n_repeats, low=10)\n'
-            'n_jobs = check_int_parameter("n_jobs", n_jobs, low=1, high=64)\n'
+            'seed = check_seed(seed, "seed")\n'
+            'n_repeats = check_int_parameter(n_repeats, "n_repeats", low=10)\n'
+            'n_jobs = check_int_parameter(n_jobs, "n_jobs", low=1, high=64)\n'
             "# The claims are sized for the default run (|z| >= 4 under any seed); at other\n"
             "# sizes the chapter runs to the end and the claim table says what holds.\n"
             "checked = n_repeats >= 200\n"

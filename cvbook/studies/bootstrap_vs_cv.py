@@ -37,22 +37,22 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.validation import check_is_fitted
 
 from .. import simulation, stats
-from ..bootstrap import BootstrapSplit, bootstrap_estimates, no_information_rate
+from ..bootstrap import N_BOOTSTRAPS, BootstrapSplit, bootstrap_estimates, no_information_rate
 from ..datasets.synthetic import Ringnorm, TwoGaussians, Twonorm, linear_rule, true_risk
 from ..provenance import atomic_write
 from ..records import missing_key
 from ..risk import fit_predict, score_splits
 from ..validation import (
     ArgumentTypeError,
-    check_distribution,
-    check_estimator_arg,
+    Interval,
+    as_random_state,
     check_features,
     check_float,
     check_int,
     check_output_path,
     check_random_state,
-    check_rng,
     check_xy,
+    validate_params,
 )
 
 __all__ = [
@@ -82,6 +82,15 @@ MIN_M = 20
 
 #: The fewest fresh points that score a model (a smaller fresh sample may miss a class).
 MIN_FRESH = 100
+
+
+def _check_target_sizes(value: Any, name: str = "target_sizes") -> None:
+    """The declared constraint of ``target_sizes``: a sequence of training sizes >= 4."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, np.ndarray)):
+        raise ArgumentTypeError(f"{name} must be a sequence of training sizes, got {value!r}")
+    for n in value:
+        check_int(n, name, minimum=4)
+
 
 #: The estimates a trial computes, in the order of the chapter's tables.
 ESTIMATES: tuple[str, ...] = ("oob", ".632", ".632+", "cv2", "cv5", "cv10", "cv10x5", "loo")
@@ -322,17 +331,6 @@ def _seeded(learner: Any, rng: np.random.Generator) -> Any:
     return est
 
 
-def _check_target_sizes(target_sizes: Any) -> list[int]:
-    """``target_sizes`` of a trial: a sequence of training sizes, each at least 4."""
-    if isinstance(target_sizes, (str, bytes)) or not isinstance(
-        target_sizes, (Sequence, np.ndarray)
-    ):
-        raise ArgumentTypeError(
-            f"target_sizes must be a sequence of training sizes, got {target_sizes!r}"
-        )
-    return [check_int(n, "target_sizes", minimum=4) for n in target_sizes]
-
-
 def _cv_error(est: Any, X: np.ndarray, y: np.ndarray, cv: Any) -> float:
     """The mean over folds of the fold error rates (what ``1 - cross_val_score`` gives with
     accuracy; a plain loop, without ``cross_val_score``'s per-fold overhead)."""
@@ -340,6 +338,17 @@ def _cv_error(est: Any, X: np.ndarray, y: np.ndarray, cv: Any) -> float:
     return float(np.mean(errors))
 
 
+@validate_params(
+    {
+        "rng": "random_state",
+        "distribution": "distribution",
+        "learner": "estimator",
+        "m": Interval("int", 10),
+        "n_bootstraps": N_BOOTSTRAPS,
+        "target_sizes": _check_target_sizes,
+        "n_fresh": Interval("int", MIN_FRESH),
+    }
+)
 def bootstrap_trial(
     rng: np.random.Generator,
     distribution: Any,
@@ -382,13 +391,8 @@ def bootstrap_trial(
     >>> sorted(out)[:4]
     ['.632', '.632+', 'cv10', 'cv10x5']
     """
-    rng = check_rng(rng, "rng")
-    check_distribution(distribution, "distribution")
-    check_estimator_arg(learner, "learner")
-    m = check_int(m, "m", minimum=10)
-    n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=2)
-    target_sizes = _check_target_sizes(target_sizes)
-    n_fresh = check_int(n_fresh, "n_fresh", minimum=MIN_FRESH)
+    rng = as_random_state(rng)
+    target_sizes = [int(n) for n in target_sizes]
     X, y = _sample(distribution, m, rng)
     est = _seeded(learner, rng)
     model = clone(est).fit(X, y)
@@ -424,6 +428,7 @@ def bootstrap_trial(
     return out
 
 
+@validate_params({"rng": "random_state", "m": Interval("int", 2), "n_bootstraps": N_BOOTSTRAPS})
 def no_information_trial(
     rng: np.random.Generator, m: int, n_bootstraps: int = 50, dim: int = 2
 ) -> dict[str, float]:
@@ -439,9 +444,7 @@ def no_information_trial(
     >>> out["train"], out["gamma"]
     (0.0, 0.5)
     """
-    rng = check_rng(rng, "rng")
-    m = check_int(m, "m", minimum=2)
-    n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=2)
+    rng = as_random_state(rng)
     X, y = NoInformation(dim=dim).sample(m, random_state=rng)
     nn = KNeighborsClassifier(n_neighbors=1, algorithm="kd_tree")
     # Efron's plain bootstrap (classes balanced in S, so a one-class sample has
@@ -459,6 +462,9 @@ def no_information_trial(
     }
 
 
+@validate_params(
+    {"estimator": "estimator", "n_bootstraps": N_BOOTSTRAPS, "random_state": "random_state"}
+)
 def mlxtend_style_estimates(
     estimator: Any,
     X: Any,
@@ -490,7 +496,6 @@ def mlxtend_style_estimates(
     ['.632', '.632+', 'oob']
     """
     X, y = np.asarray(X, dtype=float), np.asarray(y)
-    n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=2)
     oob, full, plus = [], [], []
     if splits is None:
         splits = BootstrapSplit(n_bootstraps, random_state=random_state).split(X, y)
@@ -514,6 +519,7 @@ def mlxtend_style_estimates(
     }
 
 
+@validate_params({"rng": "random_state", "m": Interval("int", 4), "n_bootstraps": N_BOOTSTRAPS})
 def mlxtend_noinfo_trial(
     rng: np.random.Generator, m: int, n_bootstraps: int = 50
 ) -> dict[str, float]:
@@ -525,8 +531,7 @@ def mlxtend_noinfo_trial(
     >>> sorted(mlxtend_noinfo_trial(np.random.default_rng(0), 20, n_bootstraps=10))
     ['.632', '.632+', 'oob']
     """
-    rng = check_rng(rng, "rng")
-    m = check_int(m, "m", minimum=4)
+    rng = as_random_state(rng)
     X, y = NoInformation().sample(m, random_state=rng)
     nn = KNeighborsClassifier(n_neighbors=1, algorithm="kd_tree")
     return mlxtend_style_estimates(nn, X, y, n_bootstraps, random_state=rng.integers(2**32))
@@ -581,6 +586,14 @@ CLASS_MIX_ESTIMATES: tuple[str, ...] = (
 )
 
 
+@validate_params(
+    {
+        "rng": "random_state",
+        "m": Interval("int", MIN_M),
+        "n_bootstraps": N_BOOTSTRAPS,
+        "target_sizes": _check_target_sizes,
+    }
+)
 def class_mix_trial(
     rng: np.random.Generator,
     m: int,
@@ -609,11 +622,9 @@ def class_mix_trial(
     ['cv10', 'cv10_bal', 'err_at_10', 'n_out', 'oob_plain', 'oob_plain_bal', 'oob_strat',
      'oob_strat_bal', 'risk']
     """
-    rng = check_rng(rng, "rng")
-    m = check_int(m, "m", minimum=MIN_M)
+    rng = as_random_state(rng)
     est = _learner(learner, "learner")
-    n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=2)
-    target_sizes = _check_target_sizes(target_sizes)
+    target_sizes = [int(n) for n in target_sizes]
     dist = _distribution("twogaussians", "distribution")
     X, y = _sample(dist, m, rng)
     est = _seeded(est, rng)
@@ -644,6 +655,17 @@ def class_mix_trial(
     return out
 
 
+@validate_params(
+    {
+        "m": Interval("int", MIN_M),
+        "n_repeats": Interval("int", 2),
+        "n_bootstraps": N_BOOTSTRAPS,
+        "target_sizes": _check_target_sizes,
+        "random_state": "random_state",
+        "n_jobs": "n_jobs",
+        "progress": "boolean",
+    }
+)
 def class_mix_study(
     m: int,
     n_repeats: int,
@@ -663,7 +685,6 @@ def class_mix_study(
     (3, 'lda')
     """
     _learner(learner, "learner")
-    n_repeats = check_int(n_repeats, "n_repeats", minimum=2)
     rows = simulation.repeat(
         class_mix_trial,
         n_repeats,
@@ -765,6 +786,18 @@ class BootstrapStudy:
         return stats.paired_difference(self.squared_errors(a), self.squared_errors(b))
 
 
+@validate_params(
+    {
+        "m": Interval("int", MIN_M),
+        "n_repeats": Interval("int", 2),
+        "n_bootstraps": N_BOOTSTRAPS,
+        "target_sizes": _check_target_sizes,
+        "random_state": "random_state",
+        "n_jobs": "n_jobs",
+        "progress": "boolean",
+        "n_fresh": Interval("int", MIN_FRESH),
+    }
+)
 def bootstrap_study(
     distribution: str,
     learner: str,
@@ -792,17 +825,7 @@ def bootstrap_study(
     """
     dist = _distribution(distribution, "distribution")
     est = _learner(learner, "learner")
-    m = check_int(m, "m", minimum=MIN_M)
-    n_repeats = check_int(n_repeats, "n_repeats", minimum=2)
-    n_bootstraps = check_int(n_bootstraps, "n_bootstraps", minimum=2)
-    if isinstance(target_sizes, (str, bytes)) or not isinstance(
-        target_sizes, (Sequence, np.ndarray)
-    ):
-        raise ArgumentTypeError(
-            f"target_sizes must be a sequence of training sizes, got {target_sizes!r}"
-        )
-    sizes = tuple(check_int(n, "target_sizes", minimum=4) for n in target_sizes)
-    n_fresh = check_int(n_fresh, "n_fresh", minimum=MIN_FRESH)
+    sizes = tuple(int(n) for n in target_sizes)
     rows = simulation.repeat(
         bootstrap_trial,
         n_repeats,

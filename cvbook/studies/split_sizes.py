@@ -14,6 +14,7 @@ from ..holdout import clone_estimator, stratified_indices
 from ..risk import count_errors, draw_sample, model_risk
 from ..simulation import columns
 from ..validation import (
+    Interval,
     check_1d_labels,
     check_distribution,
     check_finite,
@@ -23,6 +24,7 @@ from ..validation import (
     check_open_unit,
     check_random_state,
     check_rng,
+    validate_params,
 )
 
 __all__ = [
@@ -307,6 +309,12 @@ def binomial_range(m: int, risk: float, level: float = 0.9) -> dict[str, float]:
     return {"k_lo": k_lo, "k_hi": k_hi, "lo": k_lo / m, "hi": k_hi / m, "outside": outside}
 
 
+@validate_params(
+    {
+        "delta": Interval("real", 0, 1, closed="neither"),
+        "ci_level": Interval("real", 0, 1, closed="neither"),
+    }
+)
 def coverage_table(
     counts: dict[int, Any], risk: float, delta: float = 0.05, ci_level: float = 0.95
 ) -> dict[str, np.ndarray]:
@@ -353,8 +361,7 @@ def coverage_table(
     if risk.ndim != 0 or not 0.0 <= float(risk) <= 1.0:
         raise ValueError(f"risk must be one number in [0, 1], got {risk!r}")
     risk = float(risk)
-    delta = float(check_open_unit(delta, "delta", scalar=True))
-    ci_level = float(check_open_unit(ci_level, "ci_level", scalar=True))
+    delta, ci_level = float(delta), float(ci_level)
     rows = []
     for m in sorted(counts):
         m_ok = check_int(m, "a size of counts", minimum=1)
