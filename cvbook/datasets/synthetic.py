@@ -368,7 +368,29 @@ def _balanced_labels(rng, m: int) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class Twonorm:
+class _BreimanNorm:
+    """What twonorm and ringnorm share: ``dim``, its check, and the draw of ``(Z, y)``.
+
+    A subclass gives ``a`` and ``_features(Z, y)``, which turns the standard normal
+    draws ``Z`` (shape ``(m, dim)``) into the points ``X`` of the labels ``y``.
+    """
+
+    dim: int = 20
+
+    def __post_init__(self) -> None:
+        check_int(self.dim, "dim", minimum=1)
+
+    def sample(self, m: int, random_state=None) -> tuple[np.ndarray, np.ndarray]:
+        """Draw ``m`` i.i.d. labelled points ``(X, y)`` with ``y`` in {-1, +1}."""
+        m = check_int(m, "m", minimum=1)
+        rng = check_random_state(random_state)
+        y = _balanced_labels(rng, m)
+        Z = rng.standard_normal((m, self.dim))
+        return self._features(Z, y), y
+
+
+@dataclass(frozen=True)
+class Twonorm(_BreimanNorm):
     """Breiman's *twonorm*: two unit-covariance Gaussians on the diagonal.
 
     ``y = ±1`` with probability 1/2 each; given ``y``,
@@ -393,23 +415,13 @@ class Twonorm:
     0.0228
     """
 
-    dim: int = 20
-
-    def __post_init__(self) -> None:
-        check_int(self.dim, "dim", minimum=1)
-
     @property
     def a(self) -> float:
         """Offset of each coordinate of the class means, ``2 / sqrt(dim)``."""
         return 2.0 / np.sqrt(self.dim)
 
-    def sample(self, m: int, random_state=None) -> tuple[np.ndarray, np.ndarray]:
-        """Draw ``m`` i.i.d. labelled points ``(X, y)`` with ``y`` in {-1, +1}."""
-        m = check_int(m, "m", minimum=1)
-        rng = check_random_state(random_state)
-        y = _balanced_labels(rng, m)
-        X = rng.standard_normal((m, self.dim)) + (y * self.a)[:, None]
-        return X, y
+    def _features(self, Z: np.ndarray, y: np.ndarray) -> np.ndarray:
+        return Z + (y * self.a)[:, None]
 
     def linear_rule_risk(self, w: ArrayLike, b: float = 0.0) -> float:
         """Exact 0-1 risk of the rule ``sign(w @ x + b)``.
@@ -440,7 +452,7 @@ class Twonorm:
 
 
 @dataclass(frozen=True)
-class Ringnorm:
+class Ringnorm(_BreimanNorm):
     """Breiman's *ringnorm*: a wide Gaussian around a narrow one.
 
     ``y = ±1`` with probability 1/2 each. Class ``+1`` is ``N(0, 4 I_dim)``;
@@ -470,24 +482,13 @@ class Ringnorm:
     0.015
     """
 
-    dim: int = 20
-
-    def __post_init__(self) -> None:
-        check_int(self.dim, "dim", minimum=1)
-
     @property
     def a(self) -> float:
         """Offset of each coordinate of the narrow class's mean, ``1 / sqrt(dim)``."""
         return 1.0 / np.sqrt(self.dim)
 
-    def sample(self, m: int, random_state=None) -> tuple[np.ndarray, np.ndarray]:
-        """Draw ``m`` i.i.d. labelled points ``(X, y)`` with ``y`` in {-1, +1}."""
-        m = check_int(m, "m", minimum=1)
-        rng = check_random_state(random_state)
-        y = _balanced_labels(rng, m)
-        Z = rng.standard_normal((m, self.dim))
-        X = np.where((y == 1)[:, None], 2.0 * Z, Z + self.a)
-        return X, y
+    def _features(self, Z: np.ndarray, y: np.ndarray) -> np.ndarray:
+        return np.where((y == 1)[:, None], 2.0 * Z, Z + self.a)
 
     def bayes_predict(self, X: ArrayLike) -> np.ndarray:
         """Labels the Bayes rule gives to the rows of ``X``.

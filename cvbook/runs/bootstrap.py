@@ -19,12 +19,10 @@ no record of being finished, is made again.
 
 from __future__ import annotations
 
-import os
 import shutil
 import time
 from collections.abc import Sequence
 
-from ..provenance import package_versions
 from ..records import Ledger, PartMismatch, note_unrecorded_checkpoint, prune_checkpoint
 from ..simulation import saved_repetitions
 from ..studies.bootstrap_vs_cv import (
@@ -105,7 +103,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"argument --m: every m must be >= {MIN_M}, got {small}")
     out = cli.output_folder(parser, args.out)
     ledger = Ledger(out)  # the code that runs: read before the run
-    commit, dirty = ledger.code["commit"], ledger.code["uncommitted_package_files"]
     command = cli.command("cvbook.runs.bootstrap", argv)
     parameters = {k: v for k, v in vars(args).items() if k != "no_progress"}
     for learner in args.learners:
@@ -167,17 +164,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     ledger.forget(name)  # nothing made: the part does not bind the next run
                 parser.error(_option_message(str(err)))
             write_study(target, study)
-            provenance = {
-                "command": command,
-                "parameters": parameters,
-                "target_sizes": sizes,
-                "versions": package_versions(),
-                "commit": commit,
-                "uncommitted_package_files": dirty,
-                "wall_time_s": round(time.time() - start, 1),
-                "cpu_count": os.cpu_count(),
-                "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-            }
+            provenance = cli.part_provenance(
+                command, parameters, ledger.code, start, target_sizes=sizes
+            )
             ledger.finish(name, settings, [target.name], provenance)
             cli.record_part(out / "provenance.json", name, provenance)  # what chapter 9 reads
             shutil.rmtree(checkpoint)

@@ -3,18 +3,22 @@
 Each driver of :mod:`cvbook.runs` builds its parser with :func:`command_parser`, which
 names the program after the module and adds ``--out``; :func:`add_seed_and_jobs` adds
 ``--seed`` and ``--n-jobs``; :func:`check_seed_jobs_out` refuses the values every driver
-refuses, in one wording; :func:`command` is the command line recorded in a provenance.
+refuses, in one wording; :func:`command` is the command line recorded in a provenance,
+:func:`part_provenance` the provenance of one part of a run.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
-from ..provenance import atomic_write_text
+from ..provenance import atomic_write_text, package_versions
 
 __all__ = [
     "add_seed_and_jobs",
@@ -22,6 +26,7 @@ __all__ = [
     "command",
     "command_parser",
     "output_folder",
+    "part_provenance",
     "positive_int",
     "record_part",
 ]
@@ -150,6 +155,51 @@ def command(module: str, argv: Sequence[str] | None) -> str:
     'python -m cvbook.runs.demo --out x'
     """
     return f"python -m {module} " + " ".join(sys.argv[1:] if argv is None else list(argv))
+
+
+def part_provenance(
+    command: str, parameters: Any, code: Mapping[str, Any], start: float, **extra: Any
+) -> dict[str, Any]:
+    """The provenance of one part of a run, finished now.
+
+    Parameters
+    ----------
+    command : str
+        The command line (:func:`command`).
+    parameters : object
+        The part's settings, as they are to be recorded.
+    code : mapping
+        The code state read before the run (:attr:`cvbook.records.Ledger.code`): its
+        ``commit`` and ``uncommitted_package_files`` are recorded.
+    start : float
+        ``time.time()`` when the part started; the wall time is counted from it.
+    **extra
+        Further entries, recorded after ``parameters``.
+
+    Returns
+    -------
+    dict
+        ``command``, ``parameters``, the ``extra`` entries, ``versions``, ``commit``,
+        ``uncommitted_package_files``, ``wall_time_s``, ``cpu_count`` and ``finished``.
+
+    Examples
+    --------
+    >>> p = part_provenance("python -m x", {"seed": 0}, {"commit": None,
+    ...                     "uncommitted_package_files": None}, time.time(), sizes=[10])
+    >>> list(p)[:3], p["wall_time_s"] >= 0
+    (['command', 'parameters', 'sizes'], True)
+    """
+    return {
+        "command": command,
+        "parameters": parameters,
+        **extra,
+        "versions": package_versions(),
+        "commit": code["commit"],
+        "uncommitted_package_files": code["uncommitted_package_files"],
+        "wall_time_s": round(time.time() - start, 1),
+        "cpu_count": os.cpu_count(),
+        "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+    }
 
 
 def record_part(path: str | Path, name: str, provenance: dict) -> None:

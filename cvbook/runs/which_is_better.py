@@ -18,13 +18,11 @@ no record of being finished, is made again.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Sequence
 
 import numpy as np
 
-from ..provenance import package_versions
 from ..records import Ledger, PartMismatch
 from ..studies.which_is_better import PAIRS, run_one_dataset
 from . import cli
@@ -62,7 +60,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"argument --n: must be >= 40, got {args.n}")
     out = cli.output_folder(parser, args.out)
     ledger = Ledger(out)  # the code that runs: read before the run
-    commit, dirty = ledger.code["commit"], ledger.code["uncommitted_package_files"]
     command = cli.command("cvbook.runs.which_is_better", argv)
     for case in args.cases:
         name = f"{case}_n{args.n}"
@@ -98,20 +95,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             ledger.forget(name)
             parser.error(str(err))
         write_records(out / name, rec)
-        provenance = {
-            "command": command,
-            "parameters": {
-                **{k: v for k, v in vars(args).items() if k != "no_progress"},
-                "case": case,
-                "seed_entropy": seed,
-            },
-            "versions": package_versions(),
-            "commit": commit,
-            "uncommitted_package_files": dirty,
-            "wall_time_s": round(time.time() - start, 1),
-            "cpu_count": os.cpu_count(),
-            "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        parameters = {
+            **{k: v for k, v in vars(args).items() if k != "no_progress"},
+            "case": case,
+            "seed_entropy": seed,
         }
+        provenance = cli.part_provenance(command, parameters, ledger.code, start)
         ledger.finish(name, settings, [target], provenance)
         cli.record_part(out / "provenance.json", name, provenance)
     return 0

@@ -220,6 +220,18 @@ def suite_trial(
     return out
 
 
+def _repeat_suites(
+    trial: Any, scenario: Any, n_repeats: Any, random_state: Any, n_jobs: Any, **kwargs: Any
+) -> dict[str, np.ndarray]:
+    """``trial`` on ``n_repeats`` independent suites of ``scenario``, as float columns."""
+    check_option(scenario, "scenario", SCENARIOS)
+    n_repeats = check_int(n_repeats, "n_repeats", minimum=2)
+    rows = repeat(
+        trial, n_repeats, random_state=random_state, n_jobs=n_jobs, scenario=scenario, **kwargs
+    )
+    return columns(rows, dtype=float)
+
+
 def run_suites(
     scenario: str,
     n_repeats: int = 1000,
@@ -234,17 +246,9 @@ def run_suites(
     >>> run_suites("equal", n_repeats=3)["wilcoxon"].shape
     (3,)
     """
-    check_option(scenario, "scenario", SCENARIOS)
-    n_repeats = check_int(n_repeats, "n_repeats", minimum=2)
-    rows = repeat(
-        suite_trial,
-        n_repeats,
-        random_state=random_state,
-        n_jobs=n_jobs,
-        scenario=scenario,
-        n_datasets=n_datasets,
+    return _repeat_suites(
+        suite_trial, scenario, n_repeats, random_state, n_jobs, n_datasets=n_datasets
     )
-    return columns(rows, dtype=float)
 
 
 def summarize_suites(records: Mapping[str, np.ndarray], level: float = 0.95) -> dict[str, Any]:
@@ -391,15 +395,12 @@ def run_pool(
     >>> r["nemenyi_last"].shape, r["nemenyi_random"].shape
     ((3,), (3,))
     """
-    check_option(scenario, "scenario", SCENARIOS)
-    n_repeats = check_int(n_repeats, "n_repeats", minimum=2)
-    rows = repeat(
+    return _repeat_suites(
         pool_trial,
+        scenario,
         n_repeats,
-        random_state=random_state,
-        n_jobs=n_jobs,
-        scenario=scenario,
+        random_state,
+        n_jobs,
         n_datasets=n_datasets,
         nemenyi=nemenyi,
     )
-    return {k: np.array([r[k] for r in rows], dtype=float) for k in rows[0]}

@@ -511,6 +511,17 @@ def run_coverage(
     }
 
 
+def _broadcast_with_repeats(values: np.ndarray, r: np.ndarray, name: str) -> list[np.ndarray]:
+    """``values`` (called ``name``) and ``n_repeats`` broadcast together, or a named error."""
+    try:
+        return np.broadcast_arrays(values, r)
+    except ValueError:
+        raise ValueError(
+            f"{name} and n_repeats must broadcast together, got shapes "
+            f"{np.shape(values)} and {np.shape(r)}"
+        ) from None
+
+
 def binomial_se(coverage: float | np.ndarray, n_repeats: int | np.ndarray):
     """Monte Carlo standard error ``sqrt(c (1 - c) / R)`` of a coverage ``c``.
 
@@ -544,13 +555,7 @@ def binomial_se(coverage: float | np.ndarray, n_repeats: int | np.ndarray):
     r = check_integer_array(n_repeats, "n_repeats")
     if np.any(r < 1):
         raise ValueError(f"n_repeats must be >= 1, got {int(r.min())}")
-    try:
-        c, r = np.broadcast_arrays(c, r)
-    except ValueError:
-        raise ValueError(
-            f"coverage and n_repeats must broadcast together, got shapes "
-            f"{np.shape(c)} and {np.shape(r)}"
-        ) from None
+    c, r = _broadcast_with_repeats(c, r, "coverage")
     se = np.sqrt(c * (1 - c) / r)
     return float(se) if se.ndim == 0 else se
 
@@ -590,13 +595,7 @@ def coverage_interval(n_held: int | np.ndarray, n_repeats: int | np.ndarray, alp
     held = check_integer_array(n_held, "n_held", minimum=0)
     r = check_integer_array(n_repeats, "n_repeats", minimum=1)
     alpha = check_open_unit(alpha, "alpha", scalar=True)
-    try:
-        held, r = np.broadcast_arrays(held, r)
-    except ValueError:
-        raise ValueError(
-            f"n_held and n_repeats must broadcast together, got shapes "
-            f"{np.shape(held)} and {np.shape(r)}"
-        ) from None
+    held, r = _broadcast_with_repeats(held, r, "n_held")
     if np.any(held > r):
         raise ValueError("n_held must be <= n_repeats: more repetitions held than were run")
     fail_lo, fail_hi = clopper_pearson_interval(r - held, r, alpha=alpha)

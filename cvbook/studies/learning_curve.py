@@ -13,9 +13,9 @@ from ..risk import draw_sample, model_risk
 from ..validation import (
     check_distribution,
     check_int,
-    check_integer_array,
     check_random_state,
 )
+from .split_sizes import check_train_sizes
 
 __all__ = [
     "learning_curve_trial",
@@ -65,11 +65,7 @@ def learning_curve_trial(
     check_distribution(distribution)
     clone_estimator(estimator)
     m = check_int(m, "m", minimum=8)
-    if isinstance(train_sizes, (str, bytes)) or np.ndim(train_sizes) != 1 or len(train_sizes) == 0:
-        raise ValueError(f"train_sizes must be a non-empty list of integers, got {train_sizes!r}")
-    sizes = check_integer_array(train_sizes, "train_sizes", ndim=1)
-    if sizes.min() < 4 or sizes.max() > m:
-        raise ValueError(f"train_sizes must lie in [4, m] = [4, {m}], got {sizes.tolist()}")
+    sizes = check_train_sizes(train_sizes, 4, m, "m")
     n_mc = check_int(n_mc, "n_mc", minimum=1)
     X, y = draw_sample(distribution, m, rng)
     mc_seed = int(rng.integers(2**32))

@@ -30,11 +30,52 @@ from ..validation import (
 __all__ = [
     "argmin_summary",
     "binomial_range",
+    "check_train_sizes",
     "coverage_table",
     "sample_test_errors",
     "single_split",
     "split_sizes_trial",
 ]
+
+
+def check_train_sizes(
+    train_sizes: Any, low: int, high: int, high_text: str, reason: str = ""
+) -> np.ndarray:
+    """``train_sizes`` of a trial as an int array: a non-empty list of sizes in ``[low, high]``.
+
+    Parameters
+    ----------
+    train_sizes : sequence of int
+        The training sizes a trial compares.
+    low, high : int
+        The smallest and largest size allowed.
+    high_text : str
+        How the message writes ``high`` before its value (``"m"``, ``"m - 2"``).
+    reason : str, default=""
+        Why the range is what it is, appended to the message of a size outside it.
+
+    Returns
+    -------
+    numpy.ndarray of int
+
+    Examples
+    --------
+    >>> check_train_sizes([10, 30], 2, 38, "m - 2").tolist()
+    [10, 30]
+    >>> check_train_sizes([1, 30], 2, 38, "m - 2")
+    Traceback (most recent call last):
+    ...
+    ValueError: train_sizes must lie in [2, m - 2] = [2, 38], got [1, 30]
+    """
+    if isinstance(train_sizes, (str, bytes)) or np.ndim(train_sizes) != 1 or len(train_sizes) == 0:
+        raise ValueError(f"train_sizes must be a non-empty list of integers, got {train_sizes!r}")
+    sizes = check_integer_array(train_sizes, "train_sizes", ndim=1)
+    if sizes.min() < low or sizes.max() > high:
+        raise ValueError(
+            f"train_sizes must lie in [{low}, {high_text}] = [{low}, {high}]{reason}, "
+            f"got {sizes.tolist()}"
+        )
+    return sizes
 
 
 def sample_test_errors(
@@ -145,14 +186,9 @@ def split_sizes_trial(
     check_distribution(distribution)
     clone_estimator(estimator)
     m = check_int(m, "m", minimum=4)
-    if isinstance(train_sizes, (str, bytes)) or np.ndim(train_sizes) != 1 or len(train_sizes) == 0:
-        raise ValueError(f"train_sizes must be a non-empty list of integers, got {train_sizes!r}")
-    sizes = check_integer_array(train_sizes, "train_sizes", ndim=1)
-    if sizes.min() < 2 or sizes.max() > m - 2:
-        raise ValueError(
-            f"train_sizes must lie in [2, m - 2] = [2, {m - 2}] so that both "
-            f"parts hold both classes, got {sizes.tolist()}"
-        )
+    sizes = check_train_sizes(
+        train_sizes, 2, m - 2, "m - 2", reason=" so that both parts hold both classes"
+    )
     delta = check_open_unit(delta, "delta", scalar=True)
     n_mc = check_int(n_mc, "n_mc", minimum=1)
     X, y = draw_sample(distribution, m, rng)
