@@ -41,7 +41,7 @@ from typing import Any
 from .book import format_number, format_pm, publish
 from .validation import check_float
 
-__all__ = ["CLAIMS_MIME", "KINDS", "VERDICTS", "Claim", "ClaimError", "Claims"]
+__all__ = ["CLAIMS_MIME", "KINDS", "VERDICTS", "Claim", "ClaimError", "Claims", "sign_test_n"]
 
 #: The MIME type of the machine-readable claim table in a chapter's last output.
 CLAIMS_MIME = "application/vnd.cvbook.claims+json"
@@ -55,6 +55,24 @@ NOT_MADE = "n/a"
 DEFAULT_Z = 4.0
 
 _PREFIX = re.compile(r"^ch[0-9]+[a-z]?$")
+
+
+def sign_test_n(z: float = DEFAULT_Z) -> int:
+    """How many equal paired differences a claim needs when their standard error is 0.
+
+    A :class:`~cvbook.stats.Paired` whose ``n`` differences are all the same has SE 0,
+    and its ``mean ± z·SE`` would show any nonzero mean. Then the sign test speaks
+    instead: ``n`` equal signs have two-sided probability ``2^(1-n)`` under a symmetric
+    null, which reaches the level of ``z`` standard errors, ``2 Φ(-z)``, from this ``n``
+    on (15 at z = 4). Below it, such a claim is *not resolved*.
+
+    Examples
+    --------
+    >>> sign_test_n(4.0), sign_test_n(2.0)
+    (15, 6)
+    """
+    z = check_float(z, "z", minimum=0.0)
+    return math.ceil(1 - math.log2(math.erfc(z / math.sqrt(2))))
 
 
 class ClaimError(AssertionError):
@@ -416,6 +434,7 @@ class Claims:
     ) -> Claim:
         self._check_id(id)
         sentence, target = _text(sentence, "sentence"), _text(target, "target")
+        n_equal = None  # the number of paired differences, when all of them are equal (SE 0)
         if (
             hasattr(estimate, "mean")
             and hasattr(estimate, "se")
@@ -423,6 +442,8 @@ class Claims:
         ):
             if se is not None:
                 raise TypeError(f"{id}: give se only with a plain estimate, not with a Paired")
+            if estimate.se == 0 and getattr(estimate, "n", None) is not None:
+                n_equal = int(estimate.n)
             estimate, se = estimate.mean, estimate.se
         estimate = check_float(estimate, f"{id}: estimate")
         value = check_float(value, "value" if kind in ("greater", "less") else "level")
@@ -436,6 +457,10 @@ class Claims:
             if z == 0:
                 raise ValueError("z must be > 0")
             low, high = estimate - z * se, estimate + z * se
+            if n_equal is not None and n_equal < sign_test_n(z):
+                # n equal differences (SE 0) resolve nothing below the sign test's n at z
+                half = max(abs(estimate - value), margin or 0.0) * 2 or 1.0
+                low, high = value - half, value + half
         else:
             try:
                 low, high = (float(check_float(x, "interval")) for x in interval)

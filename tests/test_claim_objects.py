@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -267,3 +268,27 @@ def test_a_skip_without_a_reason_is_refused(kwargs, error, match):
         Claims("ch1", strict=False).skip("ch1_x", "s", **args)
     with pytest.raises(ValueError, match="id must be an identifier"):
         Claims("ch1", strict=False).skip("ch2_x", "s", target="t", reason="r")
+
+
+def test_equal_paired_differences_resolve_only_from_the_sign_tests_n():
+    # SE 0: n equal differences show a claim only from sign_test_n(z) = 15 on (z = 4)
+    from cvbook.claims import sign_test_n
+    from cvbook.stats import paired_difference
+
+    assert sign_test_n() == 15
+    few, many = paired_difference(np.ones(14)), paired_difference(np.ones(15))
+    claims = Claims("ch99", strict=False)
+    assert claims.greater("ch99_few", "A beats B", target="t", estimate=few).verdict == (
+        "not resolved"
+    )
+    assert claims.greater("ch99_many", "A beats B", target="t", estimate=many).verdict == "shown"
+    assert claims.less("ch99_less", "B beats A", target="t", estimate=few).verdict == (
+        "not resolved"
+    )
+    zero = paired_difference(np.zeros(3))
+    within = claims.within("ch99_same", "A is B", target="t", estimate=zero, margin=0.01)
+    assert within.verdict == "not resolved"
+    # a plain estimate with se 0 is taken at its word (an exact computation)
+    assert claims.greater("ch99_exact", "exact", target="t", estimate=1.0, se=0.0).verdict == (
+        "shown"
+    )
