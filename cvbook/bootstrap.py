@@ -42,9 +42,8 @@ from .validation import (
     as_random_state,
     check_1d_labels,
     check_finite_values,
-    check_predicted_labels,
+    check_label_pair,
     check_same_length,
-    check_target_for_loss,
     check_train_test_splits,
     check_xy,
     validate_params,
@@ -180,12 +179,7 @@ def no_information_rate(y: Any, y_pred: Any, loss: str = "zero_one") -> float:
     1.0
     """
     if loss == "zero_one":
-        y = check_1d_labels(y, "y", allow_empty=True)
-        y_pred = check_1d_labels(y_pred, "y_pred", allow_empty=True)
-        check_same_length(("y", y), ("y_pred", y_pred))
-        if y.size:
-            check_target_for_loss(y, "zero_one", "y")
-            check_predicted_labels(y_pred, "y_pred", like=y)
+        y, y_pred = check_label_pair(y, y_pred, names=("y", "y_pred"))
     else:
         y = check_finite_values(y, "y", ndim=1)
         y_pred = check_finite_values(y_pred, "y_pred", ndim=1)

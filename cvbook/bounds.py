@@ -51,6 +51,14 @@ __all__ = [
 ]
 
 
+def _counts_and_level(n_errors, n, level, name: str) -> tuple[np.ndarray, ...]:
+    """The counts (:func:`_counts`) and a level (``delta`` or ``alpha``), broadcast together."""
+    level = np.asarray(level, dtype=float)
+    k, n = _counts(n_errors, n)
+    check_broadcast(("n_errors", k), ("n", n), (name, level))
+    return tuple(np.broadcast_arrays(k, n, level))
+
+
 def _counts(n_errors, n) -> tuple[np.ndarray, np.ndarray]:
     k = check_integer_array(n_errors, "n_errors")
     n = check_integer_array(n, "n")
@@ -93,10 +101,7 @@ def clopper_pearson_upper(n_errors, n, delta: float = 0.05):
     >>> clopper_pearson_upper([0, 5, 10], 100).round(3)
     array([0.03 , 0.102, 0.164])
     """
-    delta = np.asarray(delta, dtype=float)
-    k, n = _counts(n_errors, n)
-    check_broadcast(("n_errors", k), ("n", n), ("delta", delta))
-    k, n, delta = np.broadcast_arrays(k, n, delta)
+    k, n, delta = _counts_and_level(n_errors, n, delta, "delta")
     with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # boost's NaN, repaired below
         upper = stats.beta.isf(delta, k + 1, np.maximum(n - k, 1))
@@ -160,10 +165,7 @@ def clopper_pearson_interval(n_errors, n, alpha: float = 0.05):
     >>> round(float(lo), 4), round(float(hi), 4)
     (0.049, 0.1762)
     """
-    alpha = np.asarray(alpha, dtype=float)
-    k, n = _counts(n_errors, n)
-    check_broadcast(("n_errors", k), ("n", n), ("alpha", alpha))
-    k, n, alpha = np.broadcast_arrays(k, n, alpha)
+    k, n, alpha = _counts_and_level(n_errors, n, alpha, "alpha")
     with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # boost's NaN, repaired below
         lower = stats.beta.ppf(alpha / 2, np.maximum(k, 1), n - k + 1)

@@ -70,6 +70,7 @@ from .validation import (
 __all__ = [
     "INTERVAL_METHODS",
     "RiskInterval",
+    "check_wald_folds",
     "conservative_z_from_means",
     "conservative_z_interval",
     "corrected_t_from_split_means",
@@ -266,6 +267,28 @@ def split_losses(
 
 def _seed(rng: np.random.Generator) -> int:
     return int(rng.integers(0, 2**31 - 1))
+
+
+def check_wald_folds(n_splits: Any, n: int, variance: str) -> int:
+    """``n_splits`` for a K-fold Wald interval on ``n`` points: 2 to ``n`` folds, and at
+    least 2 points per fold for ``variance="within_fold"``.
+
+    Examples
+    --------
+    >>> check_wald_folds(10, 200, "all_pairs")
+    10
+    >>> check_wald_folds(10, 15, "within_fold")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: variance='within_fold' needs at least 2 points per fold: ...
+    """
+    n_splits = check_int(n_splits, "n_splits", minimum=2, maximum=n)
+    if variance == "within_fold" and n < 2 * n_splits:
+        raise ValueError(
+            f"variance='within_fold' needs at least 2 points per fold: n_splits "
+            f"must be <= n / 2 = {n // 2}, got {n_splits}"
+        )
+    return n_splits
 
 
 @validate_params({"loss": LOSS, "random_state": "random_state"})
@@ -502,12 +525,7 @@ def cv_wald_interval(
     """
     alpha, X, y, n = _check_common(loss, alpha, X, y)
     y = check_target(y, loss)
-    n_splits = check_int(n_splits, "n_splits", minimum=2, maximum=n)
-    if variance == "within_fold" and n < 2 * n_splits:
-        raise ValueError(
-            f"variance='within_fold' needs at least 2 points per fold: n_splits "
-            f"must be <= n / 2 = {n // 2}, got {n_splits}"
-        )
+    n_splits = check_wald_folds(n_splits, n, variance)
     rng = as_random_state(random_state)
     splits = kfold_splits(y, n_splits, loss, rng)
     losses = split_losses(estimator, X, y, splits, loss, n_jobs)

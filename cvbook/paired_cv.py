@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from .intervals import cv_wald_sigma, kfold_splits, split_losses
+from .intervals import check_wald_folds, cv_wald_sigma, kfold_splits, split_losses
 from .risk import LOSS, check_target
 from .validation import (
     Options,
@@ -301,12 +301,7 @@ def cv_compare(
     alpha = float(alpha)
     X, y, n = check_data(X, y)
     y = check_target(y, loss)
-    n_splits = check_int(n_splits, "n_splits", minimum=2, maximum=n)
-    if variance == "within_fold" and n < 2 * n_splits:
-        raise ValueError(
-            f"variance='within_fold' needs at least 2 points per fold: n_splits "
-            f"must be <= n / 2 = {n // 2}, got {n_splits}"
-        )
+    n_splits = check_wald_folds(n_splits, n, variance)
     splits = kfold_splits(y, n_splits, loss, as_random_state(random_state))
     la = split_losses(estimator_a, X, y, splits, loss, n_jobs)
     lb = split_losses(estimator_b, X, y, splits, loss, n_jobs)

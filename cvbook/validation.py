@@ -705,13 +705,16 @@ def check_predicted_labels(
     return arr
 
 
-def check_label_pair(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
+def check_label_pair(
+    y_true: Any, y_pred: Any, names: tuple[str, str] = ("y_true", "y_pred")
+) -> tuple[np.ndarray, np.ndarray]:
     """True and predicted class labels for the 0-1 loss: 1-d, one per point, comparable.
 
     ``y_true`` must be class labels (:func:`check_target_for_loss`: a continuous target
     would make nearly every point an error), ``y_pred`` labels of the same kind
     (:func:`check_predicted_labels`: no probabilities or scores). Empty pairs are allowed
     (the caller decides); column vectors are flattened with a ``DataConversionWarning``.
+    ``names`` are the two arguments' names in the messages.
 
     Examples
     --------
@@ -722,12 +725,13 @@ def check_label_pair(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
     ...
     ValueError: y_pred must hold predicted class labels, got non-integer numbers ...
     """
-    y_true = check_1d_labels(y_true, "y_true", allow_empty=True)
-    y_pred = check_1d_labels(y_pred, "y_pred", allow_empty=True)
-    check_same_length(("y_true", y_true), ("y_pred", y_pred))
+    true_name, pred_name = names
+    y_true = check_1d_labels(y_true, true_name, allow_empty=True)
+    y_pred = check_1d_labels(y_pred, pred_name, allow_empty=True)
+    check_same_length((true_name, y_true), (pred_name, y_pred))
     if y_true.size:
-        check_target_for_loss(y_true, "zero_one", "y_true")
-        check_predicted_labels(y_pred, "y_pred", like=y_true)
+        check_target_for_loss(y_true, "zero_one", true_name)
+        check_predicted_labels(y_pred, pred_name, like=y_true)
     return y_true, y_pred
 
 
