@@ -92,6 +92,18 @@ def _check_target_sizes(value: Any, name: str = "target_sizes") -> None:
         check_int(n, name, minimum=4)
 
 
+#: The arguments every repetition study of this module declares.
+_STUDY = {
+    "m": Interval("int", MIN_M),
+    "n_repeats": Interval("int", 2),
+    "n_bootstraps": N_BOOTSTRAPS,
+    "target_sizes": _check_target_sizes,
+    "random_state": "random_state",
+    "n_jobs": "n_jobs",
+    "progress": "boolean",
+}
+
+
 #: The estimates a trial computes, in the order of the chapter's tables.
 ESTIMATES: tuple[str, ...] = ("oob", ".632", ".632+", "cv2", "cv5", "cv10", "cv10x5", "loo")
 
@@ -655,17 +667,7 @@ def class_mix_trial(
     return out
 
 
-@validate_params(
-    {
-        "m": Interval("int", MIN_M),
-        "n_repeats": Interval("int", 2),
-        "n_bootstraps": N_BOOTSTRAPS,
-        "target_sizes": _check_target_sizes,
-        "random_state": "random_state",
-        "n_jobs": "n_jobs",
-        "progress": "boolean",
-    }
-)
+@validate_params(_STUDY)
 def class_mix_study(
     m: int,
     n_repeats: int,
@@ -786,18 +788,7 @@ class BootstrapStudy:
         return stats.paired_difference(self.squared_errors(a), self.squared_errors(b))
 
 
-@validate_params(
-    {
-        "m": Interval("int", MIN_M),
-        "n_repeats": Interval("int", 2),
-        "n_bootstraps": N_BOOTSTRAPS,
-        "target_sizes": _check_target_sizes,
-        "random_state": "random_state",
-        "n_jobs": "n_jobs",
-        "progress": "boolean",
-        "n_fresh": Interval("int", MIN_FRESH),
-    }
-)
+@validate_params({**_STUDY, "n_fresh": Interval("int", MIN_FRESH)})
 def bootstrap_study(
     distribution: str,
     learner: str,
