@@ -14,7 +14,14 @@ import matplotlib as mpl
 import numpy as np
 
 from .book import format_pm
-from .validation import ArgumentTypeError, check_finite, check_float, check_int, check_integer_array
+from .validation import (
+    ArgumentTypeError,
+    check_finite,
+    check_float,
+    check_int,
+    check_integer_array,
+    check_keys,
+)
 
 __all__ = [
     "COLORS",
@@ -379,11 +386,7 @@ def _check_summary(summary: Any, keys: tuple[str, ...]) -> list[dict]:
     if len(summary) == 0:
         raise ValueError("summary must hold at least one row, got an empty list")
     for i, row in enumerate(summary):
-        if not isinstance(row, dict):
-            raise ArgumentTypeError(f"summary[{i}] must be a dict, got {type(row).__name__}")
-        missing = [k for k in keys if k not in row]
-        if missing:
-            raise ValueError(f"summary[{i}] lacks the keys {missing} (needed: {list(keys)})")
+        check_keys(row, f"summary[{i}]", keys, "a dict (a summary row)")
     return list(summary)
 
 

@@ -38,7 +38,7 @@ import contextvars
 import numbers
 import os
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -69,6 +69,7 @@ __all__ = [
     "check_input_folder",
     "check_int",
     "check_integer_array",
+    "check_keys",
     "check_label_pair",
     "check_label_types",
     "check_model",
@@ -733,6 +734,29 @@ def check_label_pair(
         check_target_for_loss(y_true, "zero_one", true_name)
         check_predicted_labels(y_pred, pred_name, like=y_true)
     return y_true, y_pred
+
+
+def check_keys(value: Any, name: str, keys: Iterable[str], what: str) -> Mapping:
+    """``value`` as a mapping that holds ``keys``: a record, a row or a dict of columns.
+
+    ``what`` says what was expected, in the messages (``"a dict of columns (run_coverage's
+    result)"``).
+
+    Examples
+    --------
+    >>> check_keys({"n": 1}, "row", ["n"], "a summary row")
+    {'n': 1}
+    >>> check_keys({"n": 1}, "row", ["n", "k"], "a summary row")
+    Traceback (most recent call last):
+    ...
+    ValueError: row lacks the keys ['k'] of a summary row
+    """
+    if not isinstance(value, Mapping):
+        raise ArgumentTypeError(f"{name} must be {what}, got {type(value).__name__}")
+    missing = [k for k in keys if k not in value]
+    if missing:
+        raise ValueError(f"{name} lacks the keys {missing} of {what}")
+    return value
 
 
 # --------------------------------------------------------------------------- #

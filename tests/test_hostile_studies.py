@@ -547,7 +547,7 @@ CASES = [
         "summarize_intervals empty dict",
         lambda t: intervals.summarize_intervals({}),
         ValueError,
-        "records lack the columns ['distribution'",
+        "records lacks the keys ['distribution'",
     ),
     (
         "summarize_comparisons coverage_alpha=2",

@@ -211,7 +211,7 @@ def test_select_records_aligns_repetitions(small_run):
     a = select_records(small_run, method="holdout", k=3, delta=0.05)
     b = select_records(small_run, method="kfold", k=3, delta=0.05)
     assert a["repeat"].tolist() == b["repeat"].tolist() == list(range(6))
-    with pytest.raises(ValueError, match="lack the columns"):
+    with pytest.raises(ValueError, match="lacks the keys"):
         select_records(small_run, flavour="x")
 
 
@@ -269,7 +269,7 @@ def test_coverage_interval_refuses(args, match):
     "call, match",
     [
         (lambda: summarize([1, 2]), "records must be a dict"),
-        (lambda: summarize({"method": ["kfold"]}), "lack the columns"),
+        (lambda: summarize({"method": ["kfold"]}), "lacks the keys"),
         (
             lambda: summarize(
                 {

@@ -71,6 +71,7 @@ from ..validation import (
     check_finite,
     check_int,
     check_integer_array,
+    check_keys,
     check_open_unit,
     check_random_state,
 )
@@ -609,17 +610,7 @@ _RECORD_COLUMNS = ("method", "n", "k", "delta", "estimate", "risk")
 
 
 def _check_records(records: Any, columns: Sequence[str] = _RECORD_COLUMNS) -> dict[str, np.ndarray]:
-    if not isinstance(records, Mapping):
-        raise ArgumentTypeError(
-            f"records must be a dict of columns (run_coverage's result), "
-            f"got {type(records).__name__}"
-        )
-    missing = [c for c in columns if c not in records]
-    if missing:
-        raise ValueError(
-            f"records lack the columns {missing}; run_coverage's result has "
-            f"{[*_RECORD_COLUMNS, 'repeat']}"
-        )
+    check_keys(records, "records", columns, "a dict of columns (run_coverage's result)")
     out = {c: np.asarray(records[c]) for c in records}
     lengths = {c: out[c].shape for c in columns}
     if any(len(shape) != 1 for shape in lengths.values()) or len(set(lengths.values())) > 1:

@@ -79,6 +79,7 @@ from ..validation import (
     check_alpha,
     check_index_array,
     check_int,
+    check_keys,
     check_open_unit,
     check_option,
     check_rng,
@@ -199,15 +200,7 @@ def _check_n_values(n_values: Any) -> list[int]:
 
 def _check_records(records: Any, columns: Sequence[str], producer: str) -> dict[str, np.ndarray]:
     """The columns of ``records`` as arrays; a missing one is refused by name."""
-    if not isinstance(records, Mapping):
-        raise ArgumentTypeError(
-            f"records must be a dict of columns ({producer}'s result), got {type(records).__name__}"
-        )
-    missing = [c for c in columns if c not in records]
-    if missing:
-        raise ValueError(
-            f"records lack the columns {missing}: pass the dict that {producer} returns"
-        )
+    check_keys(records, "records", columns, f"a dict of columns ({producer}'s result)")
     return {k: np.asarray(v) for k, v in records.items()}
 
 

@@ -44,6 +44,7 @@ from ..validation import (
     ArgumentTypeError,
     check_float,
     check_int,
+    check_keys,
     check_n_jobs,
     check_open_unit,
     check_option,
@@ -573,16 +574,7 @@ def summarise(runs: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _check_record(record: Any, name: str, keys: Sequence[str]) -> None:
     """A run record (a dict) holding ``keys``; a named error otherwise."""
-    if not isinstance(record, Mapping):
-        raise ArgumentTypeError(
-            f"{name} must be a run record (a dict, as run_one and run_generated return), "
-            f"got {type(record).__name__}"
-        )
-    missing = [k for k in keys if k not in record]
-    if missing:
-        raise ValueError(
-            f"{name} lacks the keys {missing} of a run record (as run_one and run_generated return)"
-        )
+    check_keys(record, name, keys, "a run record (a dict, as run_one and run_generated return)")
 
 
 def _by_dataset(runs: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
