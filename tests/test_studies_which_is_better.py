@@ -203,3 +203,27 @@ def test_pool_explains_nemenyis_few_false_winners_in_skewed_suites():
         pool_trial(np.random.default_rng(0), nemenyi="yes")
     with pytest.raises(ValueError, match="scenario"):
         run_pool("bettr", n_repeats=3)
+
+
+def test_majority_point_intervals_are_counted_apart():
+    # where every fold model of A predicts -1, A and B are the same function: every d_i is 0,
+    # the interval is the point {0} = Delta_K and covers by construction; the summary counts
+    # those data sets apart and gives the miss rates among the others
+    rec = run_majority(n=100, n_repeats=300, random_state=5)
+    informative = rec["informative"] == 1
+    assert 0 < informative.sum() < len(informative)
+    assert np.all(rec["cover_all_pairs"][~informative] == 1)
+    assert np.all(rec["delta_k"][~informative] == 0)
+    # fold models that disagree include a +1 one: then d is not all 0; a point interval has
+    # a zero estimate
+    assert np.all(rec["informative"][rec["disagree"] == 1] == 1)
+    assert np.all(rec["est"][~informative] == 0)
+    s = summarize_majority(rec)
+    assert s["point_interval"]["k"] == int((~informative).sum())
+    miss = rec["cover_all_pairs"][informative] == 0
+    assert s["miss_all_pairs_informative"]["n"] == informative.sum()
+    assert s["miss_all_pairs_informative"]["rate"] == pytest.approx(miss.mean())
+    # diluted: the miss rate among informative data sets exceeds the rate over all of them
+    assert s["miss_all_pairs_informative"]["rate"] > s["miss_all_pairs"]["rate"]
+    empty = summarize_majority({**rec, "informative": np.zeros(len(informative))})
+    assert empty["miss_all_pairs_informative"]["n"] == 0

@@ -237,6 +237,8 @@ def run_one_dataset(
 
 def _rate(hits: np.ndarray) -> dict[str, float]:
     k, m = int(np.sum(hits)), int(hits.size)
+    if m == 0:  # no data set in the subset (a tiny run): no rate, the whole [0, 1] interval
+        return {"rate": float("nan"), "lo": 0.0, "hi": 1.0, "k": 0, "n": 0}
     lo, hi = clopper_pearson_interval(k, m, 0.05)
     return {"rate": k / m, "lo": float(lo), "hi": float(hi), "k": k, "n": m}
 
@@ -305,8 +307,11 @@ def majority_trial(
         ``delta_k`` (exact), ``est``, ``cover_<variance>`` (Bayle et al.'s 95 % interval
         covers ``delta_k``), ``err_a`` (A's K-fold test error, exact), ``cv_a`` (A's CV
         estimate), ``cover_a`` (chapter 7's ``cv_wald_interval``, within folds,
-        covers ``err_a``) and ``disagree`` (1 if the fold models do not all predict
-        the same label).
+        covers ``err_a``), ``disagree`` (1 if the fold models do not all predict
+        the same label) and ``informative`` (1 if the paired differences ``d_i`` are not
+        all 0; 0 when every fold model of A predicts ``-1``, so that A and B are the same
+        function, the interval is the point ``{0}`` and ``delta_k`` is 0: it covers by
+        construction).
 
     Examples
     --------
@@ -343,6 +348,7 @@ def majority_trial(
     err_a = float(np.mean(risk_a))
     out: dict[str, float] = {"delta_k": err_a - p, "err_a": err_a}
     out["disagree"] = float(len(set(labels)) > 1)
+    out["informative"] = float(any(np.any(a != b) for a, b in zip(la, lb, strict=True)))
     for variance in VARIANCES:
         r = cv_compare_from_losses(la, lb, variance=variance)
         out[f"cover_{variance}"] = float(r.covers(out["delta_k"]))
@@ -394,13 +400,19 @@ def summarize_majority(records: Mapping[str, np.ndarray]) -> dict[str, Any]:
         ``miss_<variance>`` (Bayle et al.'s test, target ``Delta_K``), ``miss_a``
         (chapter 7's interval, target A's K-fold test error), each a dict
         ``rate, lo, hi, k, n``; ``bias_a``, the mean of ``cv_a - err_a`` with its
-        standard error (:func:`cvbook.stats.mean_se`).
+        standard error (:func:`cvbook.stats.mean_se`). When the records hold
+        ``informative`` (they do from :func:`run_majority`): ``point_interval``, the
+        share of data sets where A and B are the same function (every ``d_i`` is 0,
+        the interval is the point ``{0}`` = ``Delta_K``, covered by construction), and
+        ``miss_<variance>_informative``, the miss rates among the other data sets
+        (``n = 0``, rate ``nan``, when there are none).
 
     Examples
     --------
     >>> s = summarize_majority(run_majority(n=40, n_repeats=5))
-    >>> sorted(s)
-    ['bias_a', 'miss_a', 'miss_all_pairs', 'miss_within_fold']
+    >>> sorted(s)  # doctest: +NORMALIZE_WHITESPACE
+    ['bias_a', 'miss_a', 'miss_all_pairs', 'miss_all_pairs_informative', 'miss_within_fold',
+     'miss_within_fold_informative', 'point_interval']
     """
     for key in ("cover_a", "cv_a", "err_a", *(f"cover_{v}" for v in VARIANCES)):
         if key not in records:
@@ -408,4 +420,9 @@ def summarize_majority(records: Mapping[str, np.ndarray]) -> dict[str, Any]:
     out: dict[str, Any] = {f"miss_{v}": _rate(records[f"cover_{v}"] == 0) for v in VARIANCES}
     out["miss_a"] = _rate(records["cover_a"] == 0)
     out["bias_a"] = mean_se(records["cv_a"] - records["err_a"], "cv_a - err_a")
+    if "informative" in records:
+        informative = np.asarray(records["informative"]) == 1
+        out["point_interval"] = _rate(~informative)
+        for v in VARIANCES:
+            out[f"miss_{v}_informative"] = _rate(records[f"cover_{v}"][informative] == 0)
     return out
