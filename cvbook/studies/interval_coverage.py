@@ -316,7 +316,7 @@ def interval_trial(
     rng : numpy.random.Generator
         The only source of randomness.
     distribution, learner : str
-        Names (:data:`DISTRIBUTIONS`, :data:`INTERVAL_LEARNERS`).
+        Names (:data:`cvbook.datasets.synthetic.DISTRIBUTIONS`, :data:`INTERVAL_LEARNERS`).
     n_values : sequence of int
         Sizes ``n`` of the data sets, each at least 20.
     alpha : float, default=0.05
