@@ -101,8 +101,14 @@ floor  module                                    chapter     what it holds
 4      :mod:`cvbook.studies.bound_coverage`      6           Do the guarantees hold? Coverage
                                                              and tightness of risk estimates.
 4      :mod:`cvbook.studies.interval_coverage`   7           Do the intervals of chapter 7
-                                                             cover? The coverage and comparison
-                                                             studies, and their long run.
+                                                             cover? Each interval against the
+                                                             targets it may speak of.
+4      :mod:`cvbook.studies.learner_comparison`  7           Which of two learners is better?
+                                                             Chapter 7's comparison tests, their
+                                                             size and power.
+4      :mod:`cvbook.studies.nested_cv_bias`      7           How large a bias correction does
+                                                             nested CV need? Chapter 7's
+                                                             learning curve at its sizes.
 4      :mod:`cvbook.studies.dependent_data`      8           Chapter 8's experiments: grouped
                                                              points, autocorrelated series, and
                                                              leakage.

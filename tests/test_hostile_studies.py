@@ -41,6 +41,9 @@ from cvbook.studies import (
     interval_coverage as intervals,
 )
 from cvbook.studies import (
+    learner_comparison as comparison,
+)
+from cvbook.studies import (
     loo_pitfalls as loo,
 )
 from cvbook.studies import (
@@ -74,7 +77,7 @@ def _interval_records():
 
 
 def _comparison_records():
-    """A minimal record set of :func:`intervals.run_comparisons` (two data sets)."""
+    """A minimal record set of :func:`comparison.run_comparisons` (two data sets)."""
     return {
         "case": np.array(["null"] * 2),
         "repeat": np.array([0, 1]),
@@ -527,13 +530,13 @@ CASES = [
     ),
     (
         "comparison_trial mcnemar_test_size above 1",
-        lambda t: intervals.comparison_trial(_rng(), [30], "null", mcnemar_test_size=1.5),
+        lambda t: comparison.comparison_trial(_rng(), [30], "null", mcnemar_test_size=1.5),
         ValueError,
         "mcnemar_test_size must lie strictly between 0 and 1",
     ),
     (
         "comparison_trial n_values too small",
-        lambda t: intervals.comparison_trial(_rng(), [3], "null"),
+        lambda t: comparison.comparison_trial(_rng(), [3], "null"),
         ValueError,
         "n_values must be >= 20",
     ),
@@ -551,7 +554,7 @@ CASES = [
     ),
     (
         "summarize_comparisons coverage_alpha=2",
-        lambda t: intervals.summarize_comparisons(_comparison_records(), coverage_alpha=2),
+        lambda t: comparison.summarize_comparisons(_comparison_records(), coverage_alpha=2),
         ValueError,
         "coverage_alpha must lie strictly between 0 and 1",
     ),
@@ -593,31 +596,31 @@ CASES = [
     ),
     (
         "rejections alpha=5",
-        lambda t: intervals.rejections(_comparison_records(), "ttest_5x2cv", alpha=5),
+        lambda t: comparison.rejections(_comparison_records(), "ttest_5x2cv", alpha=5),
         ValueError,
         "alpha must lie strictly between 0 and 1",
     ),
     (
         "SubsetLDA column out of range",
-        lambda t: intervals.SubsetLDA(columns=(5,)).fit(X30, Y30),
+        lambda t: comparison.SubsetLDA(columns=(5,)).fit(X30, Y30),
         ValueError,
         "columns holds 5, but X has 2 columns",
     ),
     (
         "SubsetLDA no column",
-        lambda t: intervals.SubsetLDA(columns=()).fit(X30, Y30),
+        lambda t: comparison.SubsetLDA(columns=()).fit(X30, Y30),
         ValueError,
         "columns must hold at least one index",
     ),
     (
         "SubsetLDA fractional column",
-        lambda t: intervals.SubsetLDA(columns=(0.5,)).fit(X30, Y30),
+        lambda t: comparison.SubsetLDA(columns=(0.5,)).fit(X30, Y30),
         TypeError,
         "columns must hold integer indices",
     ),
     (
         "SubsetLDA repeated column (the coef_ would be wrong)",
-        lambda t: intervals.SubsetLDA(columns=(0, 0)).fit(X30, Y30),
+        lambda t: comparison.SubsetLDA(columns=(0, 0)).fit(X30, Y30),
         ValueError,
         "columns must not repeat an index",
     ),
@@ -768,4 +771,4 @@ def test_interval_settings_with_known_keys_are_accepted():
     assert rows.splitlines()[2].split(" | ")[4] == "1 [1, 1]"
     rec = intervals.summarize_intervals(_interval_records())
     assert rec[0]["n_repeats"] == 2
-    assert intervals.rejections(_comparison_records(), "ttest_5x2cv").tolist() == [True, False]
+    assert comparison.rejections(_comparison_records(), "ttest_5x2cv").tolist() == [True, False]

@@ -427,7 +427,8 @@ def _cp_lower(hits):
 
 def test_committed_run_backs_the_chapter_claims(committed):
     from cvbook.stats import paired_difference, paired_variance_test
-    from cvbook.studies.interval_coverage import coverage_hits, rejections
+    from cvbook.studies.interval_coverage import coverage_hits
+    from cvbook.studies.learner_comparison import rejections
 
     cov, _, cmp_, _ = committed
     main = {"distribution": "twogaussians", "learner": "lda"}
@@ -484,7 +485,7 @@ def test_committed_run_backs_the_chapter_claims(committed):
 def test_committed_learning_curve_backs_the_bias_factor_paragraph():
     from cvbook.book import results_path
     from cvbook.runs.intervals import LEARNING_CURVE, read_interval_record
-    from cvbook.studies.interval_coverage import bias_factor
+    from cvbook.studies.nested_cv_bias import bias_factor
 
     rec, meta = read_interval_record(
         results_path("intervals", "learning_curve.json").with_suffix("")
@@ -503,7 +504,8 @@ def test_committed_learning_curve_backs_the_bias_factor_paragraph():
 
 
 def test_own_target_and_bias_factor_by_hand():
-    from cvbook.studies.interval_coverage import bias_factor, own_target
+    from cvbook.studies.interval_coverage import own_target
+    from cvbook.studies.nested_cv_bias import bias_factor
 
     rec = {
         "distribution": np.array(["d"] * 4),

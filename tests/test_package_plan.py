@@ -54,6 +54,8 @@ FLOORS: dict[str, int] = {
     "cvbook.studies.table1_replication": 4,
     "cvbook.studies.bound_coverage": 4,
     "cvbook.studies.interval_coverage": 4,
+    "cvbook.studies.learner_comparison": 4,
+    "cvbook.studies.nested_cv_bias": 4,
     "cvbook.studies.dependent_data": 4,
     "cvbook.studies.bootstrap_vs_cv": 4,
     "cvbook.studies.across_datasets": 4,

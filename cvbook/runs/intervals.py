@@ -1,11 +1,11 @@
 """``python -m cvbook.runs.intervals``: the long run of chapter 7's studies.
 
 Parses the options, runs :func:`cvbook.studies.interval_coverage.run_intervals` and
-:func:`~cvbook.studies.interval_coverage.run_comparisons`, and writes their records and
+:func:`~cvbook.studies.learner_comparison.run_comparisons`, and writes their records and
 provenance atomically under ``--out`` (:func:`write_interval_record`; read back by
 :func:`read_interval_record`), resuming an interrupted run from its checkpoints. With
 ``--learning-curve`` it runs only
-:func:`~cvbook.studies.interval_coverage.run_nested_learning_curve`
+:func:`~cvbook.studies.nested_cv_bias.run_nested_learning_curve`
 (:data:`LEARNING_CURVE`), the study behind nested CV's bias factor, and writes
 ``<out>/learning_curve.*``.
 
@@ -34,16 +34,9 @@ from threadpoolctl import threadpool_limits
 from ..provenance import atomic_write, atomic_write_text, package_versions
 from ..records import Ledger, PartMismatch, note_unrecorded_checkpoint, prune_checkpoint
 from ..simulation import saved_repetitions
-from ..studies.interval_coverage import (
-    CASES,
-    SETTINGS,
-    bias_factor,
-    run_comparisons,
-    run_intervals,
-    run_nested_learning_curve,
-    summarize_comparisons,
-    summarize_intervals,
-)
+from ..studies.interval_coverage import SETTINGS, run_intervals, summarize_intervals
+from ..studies.learner_comparison import CASES, run_comparisons, summarize_comparisons
+from ..studies.nested_cv_bias import bias_factor, run_nested_learning_curve
 from ..validation import (
     check_float,
     check_int,

@@ -34,9 +34,13 @@ module                                    chapter  question
                                                    CV as Anguita et al. (2012) run it.
 :mod:`cvbook.studies.bound_coverage`      6        Do the guarantees hold? Coverage and
                                                    tightness of risk estimates.
-:mod:`cvbook.studies.interval_coverage`   7        Do the intervals of chapter 7 cover? The
-                                                   coverage and comparison studies, and their
-                                                   long run.
+:mod:`cvbook.studies.interval_coverage`   7        Do the intervals of chapter 7 cover? Each
+                                                   interval against the targets it may speak of.
+:mod:`cvbook.studies.learner_comparison`  7        Which of two learners is better? Chapter 7's
+                                                   comparison tests, their size and power.
+:mod:`cvbook.studies.nested_cv_bias`      7        How large a bias correction does nested CV
+                                                   need? Chapter 7's learning curve at its
+                                                   sizes.
 :mod:`cvbook.studies.dependent_data`      8        Chapter 8's experiments: grouped points,
                                                    autocorrelated series, and leakage.
 :mod:`cvbook.studies.bootstrap_vs_cv`     9        Chapter 9's experiments: the bootstrap family

@@ -1,6 +1,6 @@
-"""Do the intervals of chapter 7 cover? The coverage and comparison studies, and their long run.
+"""Do the intervals of chapter 7 cover? Each interval against the targets it may speak of.
 
-**Coverage.** On a distribution whose risk is known, draw a data set of ``n``
+On a distribution whose risk is known, draw a data set of ``n``
 points, compute every interval of :mod:`cvbook.intervals` on it, and record
 each interval next to the two targets:
 
@@ -18,19 +18,11 @@ Risks are exact for a linear learner on the two Gaussians and on twonorm
 (:meth:`~cvbook.datasets.synthetic.Twonorm.linear_rule_risk`); otherwise they come from
 a fresh sample (standard error recorded).
 
-**Comparison.** On twonorm, whose 20 coordinates are exchangeable, LDA on the
-first ten coordinates and LDA on the last ten have the same expected risk at
-every training size -- a true null by construction. LDA on the first ten
-against LDA on the first four is a known difference. Every test of
-:mod:`cvbook.compare` runs on each data set; the rejection rate is the
-type-I error under the null and the power under the difference -- except McNemar's,
-whose null (equal risks of the two fitted models) is false on every data set, so
-its rate under the learners' null is a rejection rate, not a size. Each comparison also
-records the gap of the learners at the test's own training size.
-
-**Nested CV's bias factor.** :func:`run_nested_learning_curve` measures the learner's
-risks at nested CV's inner and outer training sizes and at ``n`` on the same points;
-:func:`bias_factor` reads off the factor its bias correction needs.
+The learners (:func:`make_learner`), the check of the sizes (:func:`check_n_values`),
+of a study's records (:func:`check_records`) and the scorer of a model
+(:func:`risk_function`) are public: chapter 7's other two studies,
+:mod:`cvbook.studies.learner_comparison` and :mod:`cvbook.studies.nested_cv_bias`,
+use them too.
 
 Every repetition goes through :func:`cvbook.simulation.repeat`, seeded per
 task, so results are the same for any ``n_jobs``. The long run's command line
@@ -46,23 +38,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import clone
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.linear_model import LogisticRegression
 from sklearn.svm import SVC
 
-from ..book import format_pm
 from ..bounds import clopper_pearson_interval
-from ..compare import (
-    COMPARISON_METHODS,
-    corrected_paired_ttest,
-    differences_5x2,
-    five_by_two_splits,
-    ftest_5x2cv_from_differences,
-    mcnemar_holdout,
-    ttest_5x2cv_from_differences,
-)
-from ..datasets.synthetic import Twonorm, linear_rule, make_distribution, true_risk
+from ..datasets.synthetic import linear_rule, make_distribution, true_risk
 from ..intervals import (
     INTERVAL_METHODS,
     conservative_z_interval,
@@ -77,7 +59,6 @@ from ..simulation import repeat
 from ..validation import (
     ArgumentTypeError,
     check_alpha,
-    check_index_array,
     check_int,
     check_keys,
     check_open_unit,
@@ -91,21 +72,15 @@ __all__ = [
     "INTERVAL_LEARNERS",
     "OWN_TARGETS",
     "SETTINGS",
-    "SubsetLDA",
-    "bias_factor",
-    "comparison_trial",
+    "check_n_values",
+    "check_records",
     "coverage_hits",
-    "format_comparison_table",
     "format_interval_table",
     "interval_trial",
     "make_learner",
-    "nested_learning_curve_trial",
     "own_target",
-    "rejections",
-    "run_comparisons",
+    "risk_function",
     "run_intervals",
-    "run_nested_learning_curve",
-    "summarize_comparisons",
     "summarize_intervals",
 ]
 
@@ -186,8 +161,30 @@ def _check_settings(settings: Any) -> dict[str, dict[str, Any]]:
     return cfg
 
 
-def _check_n_values(n_values: Any) -> list[int]:
-    """The sizes ``n``: a non-empty sequence of integers, each at least 20."""
+def check_n_values(n_values: Any) -> list[int]:
+    """The sizes ``n`` of a study: a non-empty sequence of integers, each at least 20.
+
+    Parameters
+    ----------
+    n_values : sequence of int
+        The sizes, as the caller gave them.
+
+    Returns
+    -------
+    list of int
+
+    Raises
+    ------
+    ArgumentTypeError
+        If ``n_values`` is not a sequence (a string is refused).
+    ValueError
+        If it is empty or holds a size below 20.
+
+    Examples
+    --------
+    >>> check_n_values((50, 100))
+    [50, 100]
+    """
     if isinstance(n_values, (str, bytes)) or not isinstance(n_values, Iterable):
         raise ArgumentTypeError(
             f"n_values must be a sequence of sizes n (integers >= 20), got {n_values!r}"
@@ -198,14 +195,51 @@ def _check_n_values(n_values: Any) -> list[int]:
     return out
 
 
-def _check_records(records: Any, columns: Sequence[str], producer: str) -> dict[str, np.ndarray]:
-    """The columns of ``records`` as arrays; a missing one is refused by name."""
+def check_records(records: Any, columns: Sequence[str], producer: str) -> dict[str, np.ndarray]:
+    """The columns of a study's ``records`` as arrays; a missing one is refused by name.
+
+    Parameters
+    ----------
+    records : dict of array-like
+        Records of a study, by column.
+    columns : sequence of str
+        The columns the caller needs.
+    producer : str
+        The function whose result ``records`` should be, named in the error.
+
+    Returns
+    -------
+    dict of numpy.ndarray
+
+    Examples
+    --------
+    >>> check_records({"n": [50, 100]}, ("n",), "run_intervals")["n"].tolist()
+    [50, 100]
+    """
     check_keys(records, "records", columns, f"a dict of columns ({producer}'s result)")
     return {k: np.asarray(v) for k, v in records.items()}
 
 
-def _make_learner(name: Any, argument: str):
-    """The learner called ``name``; an error names ``argument`` as the caller spells it."""
+def make_learner(name: str, argument: str = "name"):
+    """The learner called ``name``: LDA, logistic regression (C = 1) or an RBF SVM (C = 1).
+
+    Parameters
+    ----------
+    name : {"lda", "logreg", "svm"}
+        A key of :data:`INTERVAL_LEARNERS`.
+    argument : str, default="name"
+        The caller's name for ``name``, used in the error.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not one of :data:`INTERVAL_LEARNERS`; the message names ``argument``.
+
+    Examples
+    --------
+    >>> make_learner("svm")
+    SVC()
+    """
     if isinstance(name, str):
         if name == "lda":
             return LinearDiscriminantAnalysis()
@@ -216,64 +250,38 @@ def _make_learner(name: Any, argument: str):
     raise ValueError(f"{argument} must be one of {list(INTERVAL_LEARNERS)}, got {name!r}")
 
 
-def make_learner(name: str):
-    """The learner called ``name``: LDA, logistic regression (C = 1) or an RBF SVM (C = 1).
-
-    Examples
-    --------
-    >>> make_learner("svm")
-    SVC()
-    """
-    return _make_learner(name, "name")
-
-
-class SubsetLDA(ClassifierMixin, BaseEstimator):
-    """LDA on some coordinates only; a linear rule on all of them (zero weight elsewhere).
-
-    Parameters
-    ----------
-    columns : tuple of int
-        The coordinates the model sees: distinct column indices of ``X``, at least one
-        (checked by ``fit``, as scikit-learn's conventions ask).
-
-    Examples
-    --------
-    >>> X, y = Twonorm().sample(200, random_state=0)
-    >>> model = SubsetLDA(columns=(0, 1)).fit(X, y)
-    >>> model.coef_.shape, int(np.count_nonzero(model.coef_))
-    ((1, 20), 2)
-    """
-
-    def __init__(self, columns: tuple = (0,)):
-        self.columns = columns
-
-    def fit(self, X, y):
-        X = np.asarray(X)
-        cols = check_index_array(self.columns, "columns").tolist()
-        n_features = X.shape[1] if X.ndim == 2 else None
-        if n_features is not None and max(cols) >= n_features:
-            raise ValueError(
-                f"columns holds {max(cols)}, but X has {n_features} columns "
-                f"(indices 0 to {n_features - 1})"
-            )
-        self.lda_ = LinearDiscriminantAnalysis().fit(X[:, cols], y)
-        self.classes_ = self.lda_.classes_
-        coef = np.zeros((1, X.shape[1]))
-        coef[0, cols] = self.lda_.coef_.ravel()
-        self.coef_ = coef
-        self.intercept_ = self.lda_.intercept_
-        return self
-
-    def predict(self, X):
-        return self.lda_.predict(np.asarray(X)[:, list(self.columns)])
-
-
 #: The fewest fresh points that score a model: a smaller fresh sample may miss a class.
 _MIN_FRESH = 100
 
 
-def _risk_function(distribution, rng: np.random.Generator, n_fresh: int):
-    """``risk(model) -> (risk, standard error)``: exact for a linear rule, else a fresh sample."""
+def risk_function(distribution, rng: np.random.Generator, n_fresh: int):
+    """``risk(model) -> (risk, standard error)``: exact for a linear rule, else a fresh sample.
+
+    Parameters
+    ----------
+    distribution : distribution of :mod:`cvbook.datasets.synthetic`
+        Where the points come from.
+    rng : numpy.random.Generator
+        Draws the seed of the fresh sample (drawn once, on the first model that needs it).
+    n_fresh : int
+        Fresh points for a risk that is not exact, at least 100 (so that they hold both
+        classes).
+
+    Returns
+    -------
+    callable
+        ``risk(model)``: the model's risk and its standard error (0 when exact).
+
+    Examples
+    --------
+    >>> from cvbook.datasets.synthetic import make_distribution
+    >>> dist = make_distribution("twonorm")
+    >>> X, y = dist.sample(100, random_state=0)
+    >>> risk = risk_function(dist, np.random.default_rng(0), 1000)
+    >>> risk(make_learner("lda").fit(X, y))[1]
+    0.0
+    """
+    n_fresh = check_int(n_fresh, "n_fresh", minimum=_MIN_FRESH)
     fresh: list[np.ndarray] = []
     seed = int(rng.integers(0, 2**31 - 1))
 
@@ -308,7 +316,7 @@ def interval_trial(
     rng : numpy.random.Generator
         The only source of randomness.
     distribution, learner : str
-        Names (:data:`DISTRIBUTIONS`, :data:`INTERVAL_LEARNERS`).
+        Names (:data:`cvbook.datasets.synthetic.DISTRIBUTIONS`, :data:`INTERVAL_LEARNERS`).
     n_values : sequence of int
         Sizes ``n`` of the data sets, each at least 20.
     alpha : float, default=0.05
@@ -338,11 +346,10 @@ def interval_trial(
     """
     rng = check_rng(rng, "rng")
     dist = make_distribution(distribution)
-    est = _make_learner(learner, "learner")
-    n_values = _check_n_values(n_values)
+    est = make_learner(learner, "learner")
+    n_values = check_n_values(n_values)
     cfg = _check_settings(settings)
-    n_fresh = check_int(n_fresh, "n_fresh", minimum=_MIN_FRESH)
-    risk = _risk_function(dist, rng, n_fresh)
+    risk = risk_function(dist, rng, n_fresh)
     rows = []
     for n in n_values:
         X, y = dist.sample(int(n), random_state=int(rng.integers(0, 2**31 - 1)))
@@ -434,8 +441,8 @@ def run_intervals(
     (['conservative_z', 'corrected_t'], 12)
     """
     make_distribution(distribution)
-    _make_learner(learner, "learner")
-    n_values = _check_n_values(n_values)
+    make_learner(learner, "learner")
+    n_values = check_n_values(n_values)
     n_repeats = check_int(n_repeats, "n_repeats", minimum=1)
     alpha = float(check_open_unit(alpha, "alpha", scalar=True))
     _check_settings(settings)
@@ -586,7 +593,7 @@ def summarize_intervals(
     ('holdout_wald', 3, True)
     """
     keys = ("distribution", "learner", "n", "method")
-    cols = _check_records(
+    cols = check_records(
         records,
         (*keys, "lower", "upper", "risk", "n_fits", "estimate", "risk_se"),
         "run_intervals",
@@ -765,459 +772,3 @@ def format_interval_table(
             + f"{r['width']:.3f} | {r['n_fits']:.0f} |"
         )
     return "\n".join(lines)
-
-
-def format_comparison_table(summary: Sequence[Mapping[str, Any]], digits: int = 3) -> str:
-    """A markdown table of :func:`summarize_comparisons` rows: rejection rate with its CP interval.
-
-    Examples
-    --------
-    >>> row = {"case": "null", "n": 100, "test": "mcnemar", "n_repeats": 100, "reject": 0.05,
-    ...        "reject_lo": 0.016, "reject_hi": 0.113, "gap": 0.0, "gap_se": 0.001, "n_fits": 2}
-    >>> format_comparison_table([row]).splitlines()[2].split(" | ")[3]
-    '0.050 [0.016, 0.113]'
-    """
-    digits = check_int(digits, "digits", minimum=0)
-    cases = {"null": "equal expected risks", "difference": "a known difference"}
-    train = any("gap_train" in r for r in summary)
-    lines = [
-        "| case | $m$ | test | rejects at 5% [95% CP] | risk A − risk B at $m$ ± SE | "
-        + ("training size | risk A − risk B at it ± SE | " if train else "")
-        + "fits |",
-        "|---|---|---|---|---|" + ("---|---|" if train else "") + "---|",
-    ]
-    for r in summary:
-        extra = (
-            f" | {r['n_train']} | {format_pm(r['gap_train'], r['gap_train_se'], digits=digits)}"
-            if train
-            else ""
-        )
-        lines.append(
-            f"| {cases[r['case']]} | {r['n']} | {COMPARISON_METHODS[r['test']]} | "
-            f"{r['reject']:.{digits}f} [{r['reject_lo']:.{digits}f}, {r['reject_hi']:.{digits}f}]"
-            f" | {format_pm(r['gap'], r['gap_se'], digits=digits)}{extra} | {r['n_fits']:.0f} |"
-        )
-    return "\n".join(lines)
-
-
-def rejections(
-    records: Mapping[str, np.ndarray], test: str, alpha: float = 0.05, **where: Any
-) -> np.ndarray:
-    """Whether ``test`` rejected at level ``alpha``, one entry per data set (paired order).
-
-    ``alpha`` is a level strictly between 0 and 1 (``alpha=5`` is refused, not read as
-    5 %).
-
-    Examples
-    --------
-    >>> rejections(run_comparisons("null", [60], n_repeats=3), "mcnemar").shape
-    (3,)
-    """
-    cols = _check_records(records, ("case", "repeat", "n", "test", "p_value"), "run_comparisons")
-    alpha = check_alpha(alpha, "alpha")
-    sel = cols["test"] == test
-    for key, value in where.items():
-        sel &= cols[key] == value
-    if not sel.any():
-        raise ValueError(f"no record of test {test!r} with {where}")
-    idx = np.flatnonzero(sel)
-    idx = idx[np.lexsort((cols["repeat"][idx], cols["n"][idx], cols["case"][idx]))]
-    return cols["p_value"][idx] < alpha
-
-
-# --------------------------------------------------------------------------- #
-# Comparing two learners
-
-#: The two cases of the comparison study: column sets of learner A and learner B on twonorm.
-CASES: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
-    "null": (tuple(range(10)), tuple(range(10, 20))),
-    "difference": (tuple(range(10)), tuple(range(4))),
-}
-
-_TESTS = list(COMPARISON_METHODS)
-
-
-def comparison_trial(
-    rng: np.random.Generator, n_values: Sequence[int], case: str, mcnemar_test_size: float = 0.3
-) -> np.ndarray:
-    """One repetition of the comparison study on twonorm: every test at every ``n``.
-
-    Parameters
-    ----------
-    rng : numpy.random.Generator
-        The only source of randomness.
-    n_values : sequence of int
-        Sizes ``n`` of the data sets, each at least 20.
-    case : {"null", "difference"}
-        The pair of learners (:data:`CASES`).
-    mcnemar_test_size : float, default=0.3
-        McNemar's test fraction, strictly between 0 and 1.
-
-    Returns
-    -------
-    numpy.ndarray of shape (len(n_values) * 4, 8)
-        Columns ``n, test index, estimated difference, p-value, risk of A
-        minus risk of B`` (models fitted on all ``n``; for McNemar the two
-        fitted models it compares), ``n_fits``, then ``gap_train``, the risk of A
-        minus B of models fitted on ``n_train`` points, the test's own training
-        size (``n - n // 2`` for 5x2cv, ``0.9 n`` for the corrected t, McNemar's
-        training part), and ``n_train``.
-
-    Examples
-    --------
-    >>> comparison_trial(np.random.default_rng(0), [60], "null").shape
-    (4, 8)
-    """
-    rng = check_rng(rng, "rng")
-    n_values = _check_n_values(n_values)
-    check_option(case, "case", CASES)
-    mcnemar_test_size = check_test_fraction(mcnemar_test_size, "mcnemar_test_size")
-    dist = Twonorm()
-    cols_a, cols_b = CASES[case]
-    est_a, est_b = SubsetLDA(columns=cols_a), SubsetLDA(columns=cols_b)
-    rows = []
-    for n in n_values:
-        X, y = dist.sample(int(n), random_state=int(rng.integers(0, 2**31 - 1)))
-        gap = true_risk(clone(est_a).fit(X, y), dist) - true_risk(clone(est_b).fit(X, y), dist)
-        halves = five_by_two_splits(y, random_state=int(rng.integers(0, 2**31 - 1)))
-        p = differences_5x2(est_a, est_b, X, y, "zero_one", halves)
-        _, p_t = ttest_5x2cv_from_differences(p)
-        _, p_f = ftest_5x2cv_from_differences(p)
-
-        # the gap at each test's own training size: models fitted on the first n_train points
-        # (i.i.d., so a random training set of that size); McNemar's is its own training part
-        def gap_at(n_train: int, X=X, y=y) -> float:
-            Xt, yt = X[:n_train], y[:n_train]
-            a = true_risk(clone(est_a).fit(Xt, yt), dist)
-            return a - true_risk(clone(est_b).fit(Xt, yt), dist)
-
-        n_half = int(n) - int(n) // 2
-        gap_half = gap_at(n_half)
-        rows.append((n, _TESTS.index("ttest_5x2cv"), p.mean(), p_t, gap, 20, gap_half, n_half))
-        rows.append((n, _TESTS.index("ftest_5x2cv"), p.mean(), p_f, gap, 20, gap_half, n_half))
-        seed = int(rng.integers(0, 2**31 - 1))
-        mc = mcnemar_holdout(est_a, est_b, X, y, test_size=mcnemar_test_size, random_state=seed)
-        # the McNemar null is about the two fitted models it compares: record their gap
-        n_test = round(mcnemar_test_size * n)
-        ((train, _),) = random_splits(y, 1, n_test, "zero_one", check_rng(seed))
-        mc_gap = true_risk(clone(est_a).fit(X[train], y[train]), dist) - true_risk(
-            clone(est_b).fit(X[train], y[train]), dist
-        )
-        rows.append(
-            (n, _TESTS.index("mcnemar"), mc.difference, mc.p_value, mc_gap, 2, mc_gap, n - n_test)
-        )
-        ct = corrected_paired_ttest(
-            est_a, est_b, X, y, random_state=int(rng.integers(0, 2**31 - 1))
-        )
-        n_ct = int(n) - round(0.1 * int(n))  # corrected_paired_ttest's default test_size = 0.1
-        rows.append(
-            (
-                n,
-                _TESTS.index("corrected_paired_t"),
-                ct.difference,
-                ct.p_value,
-                gap,
-                ct.n_fits,
-                gap_at(n_ct),
-                n_ct,
-            )
-        )
-    return np.array(rows, dtype=float)
-
-
-def run_comparisons(
-    case: str = "null",
-    n_values: Sequence[int] = (100,),
-    n_repeats: int = 200,
-    random_state: int | None = 0,
-    n_jobs: int | None = None,
-    progress: bool = False,
-    checkpoint: str | os.PathLike | None = None,
-) -> dict[str, np.ndarray]:
-    """Run :func:`comparison_trial` on ``n_repeats`` data sets.
-
-    Examples
-    --------
-    >>> rec = run_comparisons("difference", [60], n_repeats=2)
-    >>> sorted(set(rec["test"].tolist()))
-    ['corrected_paired_t', 'ftest_5x2cv', 'mcnemar', 'ttest_5x2cv']
-    """
-    check_option(case, "case", CASES)
-    n_values = _check_n_values(n_values)
-    n_repeats = check_int(n_repeats, "n_repeats", minimum=1)
-    results = repeat(
-        comparison_trial,
-        n_repeats,
-        random_state=random_state,
-        n_jobs=n_jobs,
-        progress=progress,
-        desc=f"comparisons ({case})",
-        checkpoint=checkpoint,
-        n_values=n_values,
-        case=case,
-    )
-    table = np.concatenate(results)
-    reps = np.concatenate([np.full(len(r), i) for i, r in enumerate(results)])
-    m = len(table)
-    return {
-        "case": np.full(m, case),
-        "repeat": reps.astype(int),
-        "n": table[:, 0].astype(int),
-        "test": np.array(_TESTS)[table[:, 1].astype(int)],
-        "difference": table[:, 2],
-        "p_value": table[:, 3],
-        "gap": table[:, 4],
-        "n_fits": table[:, 5].astype(int),
-        "gap_train": table[:, 6],
-        "n_train": table[:, 7].astype(int),
-    }
-
-
-def summarize_comparisons(
-    records: Mapping[str, np.ndarray], alpha: float = 0.05, coverage_alpha: float = 0.05
-) -> list[dict[str, Any]]:
-    """Rejection rate of each test at level ``alpha``, with its Clopper--Pearson interval.
-
-    Returns
-    -------
-    list of dict
-        One row per ``(case, n, test)``: ``n_repeats, reject, reject_lo, reject_hi``,
-        ``gap`` (mean true risk difference A - B of the models fitted on all n,
-        i.e. the expected difference at n) and ``gap_se``, ``n_fits``.
-
-    Examples
-    --------
-    >>> rows = summarize_comparisons(run_comparisons("null", [60], n_repeats=3))
-    >>> [r["test"] for r in rows]
-    ['ttest_5x2cv', 'ftest_5x2cv', 'mcnemar', 'corrected_paired_t']
-    """
-    cols = _check_records(
-        records, ("case", "n", "test", "p_value", "gap", "n_fits"), "run_comparisons"
-    )
-    alpha = check_alpha(alpha, "alpha")
-    coverage_alpha = check_alpha(coverage_alpha, "coverage_alpha")
-    out = []
-    groups = sorted(
-        {
-            (str(c), int(n), str(t))
-            for c, n, t in zip(cols["case"], cols["n"], cols["test"], strict=True)
-        },
-        key=lambda g: (list(CASES).index(g[0]), g[1], _TESTS.index(g[2])),
-    )
-    for case, n, test in groups:
-        sel = (cols["case"] == case) & (cols["n"] == n) & (cols["test"] == test)
-        R = int(sel.sum())
-        k = int(np.sum(cols["p_value"][sel] < alpha))
-        lo, hi = _cp(k, R, coverage_alpha)
-        gap = cols["gap"][sel]
-        out.append(
-            {
-                "case": case,
-                "n": n,
-                "test": test,
-                "n_repeats": R,
-                "reject": k / R,
-                "reject_lo": lo,
-                "reject_hi": hi,
-                "gap": float(gap.mean()),
-                "gap_se": float(gap.std(ddof=1) / np.sqrt(R)) if R > 1 else float("nan"),
-                "n_fits": float(cols["n_fits"][sel].mean()),
-                "reject_k": k,
-            }
-        )
-        if "gap_train" in cols:
-            g = cols["gap_train"][sel]
-            out[-1]["gap_train"] = float(g.mean())
-            out[-1]["gap_train_se"] = float(g.std(ddof=1) / np.sqrt(R)) if R > 1 else float("nan")
-            out[-1]["n_train"] = int(cols["n_train"][sel][0])
-    return out
-
-
-# --------------------------------------------------------------------------- #
-# The learning curve behind nested CV's bias correction
-
-
-def nested_learning_curve_trial(
-    rng: np.random.Generator,
-    distribution: str,
-    learner: str,
-    n_values: Sequence[int],
-    n_splits: int = 5,
-    n_fresh: int = 50_000,
-) -> np.ndarray:
-    """One data set per ``n``: risks of models fitted on its first n (K-2)/K, n (K-1)/K, n points.
-
-    Nested CV's inner fits train on ``n (K-2)/K`` points and its outer fits on
-    ``n (K-1)/K``; its bias correction extrapolates from the two to ``n``. The
-    points are i.i.d., so the first ``s`` of a data set are a training set of size ``s``,
-    and the three models share their points (a paired design: the differences are
-    precise).
-
-    Parameters
-    ----------
-    rng : numpy.random.Generator
-        The only source of randomness.
-    distribution, learner : str
-        Names (:data:`cvbook.datasets.synthetic.DISTRIBUTIONS`, :data:`INTERVAL_LEARNERS`).
-    n_values : sequence of int
-        Full sizes ``n``, each at least 20; one data set each.
-    n_splits : int, default=5
-        Nested CV's ``K``, at least 3.
-    n_fresh : int, default=50_000
-        Fresh points for a risk that is not exact, >= 100 (so that they hold both classes).
-
-    Returns
-    -------
-    numpy.ndarray of shape (len(n_values), 4)
-        Columns ``n, risk at n (K-2)/K, risk at n (K-1)/K, risk at n``.
-
-    Examples
-    --------
-    >>> nested_learning_curve_trial(np.random.default_rng(0), "twogaussians", "lda", [50]).shape
-    (1, 4)
-    """
-    rng = check_rng(rng, "rng")
-    dist, est = make_distribution(distribution), _make_learner(learner, "learner")
-    K = check_int(n_splits, "n_splits", minimum=3)
-    n_values = _check_n_values(n_values)
-    n_fresh = check_int(n_fresh, "n_fresh", minimum=_MIN_FRESH)
-    risk = _risk_function(dist, rng, n_fresh)
-    rows = []
-    for n in n_values:
-        X, y = dist.sample(int(n), random_state=int(rng.integers(0, 2**31 - 1)))
-        sizes = (round(n * (K - 2) / K), round(n * (K - 1) / K), int(n))
-        rows.append((n, *(risk(clone(est).fit(X[:s], y[:s]))[0] for s in sizes)))
-    return np.array(rows, dtype=float)
-
-
-def run_nested_learning_curve(
-    distribution: str = "twogaussians",
-    learner: str = "lda",
-    n_values: Sequence[int] = (50, 100, 250),
-    n_repeats: int = 1000,
-    n_splits: int = 5,
-    random_state: int | None = 0,
-    n_jobs: int | None = None,
-    progress: bool = False,
-    checkpoint: str | os.PathLike | None = None,
-) -> dict[str, np.ndarray]:
-    """Run :func:`nested_learning_curve_trial` on ``n_repeats`` data sets.
-
-    Parameters
-    ----------
-    distribution, learner : str
-        As in :func:`nested_learning_curve_trial`.
-    n_values : sequence of int, default=(50, 100, 250)
-    n_repeats : int, default=1000
-        Data sets per size, at least 2.
-    n_splits : int, default=5
-        Nested CV's ``K``.
-    random_state : int or None, default=0
-    n_jobs : int or None
-        Workers of :func:`cvbook.simulation.repeat`; the records do not depend on it.
-    progress : bool, default=False
-    checkpoint : path or None
-        Folder of :func:`cvbook.simulation.repeat`'s checkpoints (resume).
-
-    Returns
-    -------
-    dict of numpy.ndarray
-        Columns ``repeat, n, risk_inner`` (risk at ``n (K-2)/K``), ``risk_outer`` (at
-        ``n (K-1)/K``) and ``risk_full`` (at ``n``).
-
-    Examples
-    --------
-    >>> rec = run_nested_learning_curve(n_values=[50], n_repeats=3)
-    >>> sorted(rec), rec["risk_inner"].shape
-    (['n', 'repeat', 'risk_full', 'risk_inner', 'risk_outer'], (3,))
-    """
-    make_distribution(distribution)
-    _make_learner(learner, "learner")
-    n_values = _check_n_values(n_values)
-    n_repeats = check_int(n_repeats, "n_repeats", minimum=2)
-    n_splits = check_int(n_splits, "n_splits", minimum=3)
-    results = repeat(
-        nested_learning_curve_trial,
-        n_repeats,
-        random_state=random_state,
-        n_jobs=n_jobs,
-        progress=progress,
-        desc=f"learning curve {distribution}/{learner}",
-        checkpoint=checkpoint,
-        distribution=distribution,
-        learner=learner,
-        n_values=n_values,
-        n_splits=n_splits,
-    )
-    table = np.concatenate(results)
-    reps = np.concatenate([np.full(len(r), i) for i, r in enumerate(results)])
-    return {
-        "repeat": reps.astype(int),
-        "n": table[:, 0].astype(int),
-        "risk_inner": table[:, 1],
-        "risk_outer": table[:, 2],
-        "risk_full": table[:, 3],
-    }
-
-
-def bias_factor(records: Mapping[str, np.ndarray], **where: Any) -> dict[str, float]:
-    """The factor nested CV's bias correction needs, read off a learning curve, with its SE.
-
-    Nested CV estimates ``Err`` at ``n`` as ``Err_NCV - c (Err_NCV - Err_CV)``, where
-    ``Err_NCV`` is the mean risk at ``n (K-2)/K`` and ``Err_CV`` at ``n (K-1)/K``. The
-    correction is exact in expectation when ``c = (E L_inner - E L_full) / (E L_inner -
-    E L_outer)``; this is the ratio of the two paired means, with a delta-method standard
-    error. A learning curve ``a + b / n`` gives ``c = 1 + (K-2)/K`` exactly.
-
-    Parameters
-    ----------
-    records : dict of numpy.ndarray
-        As returned by :func:`run_nested_learning_curve`.
-    **where
-        Equality filters on columns, e.g. ``n=50``.
-
-    Returns
-    -------
-    dict
-        ``factor`` and its ``se``; ``inner_minus_full`` and ``inner_minus_outer`` (the
-        two mean differences) and ``n_repeats`` (records used).
-
-    Examples
-    --------
-    >>> rec = {"n": np.array([50] * 4), "risk_inner": np.array([0.30, 0.32, 0.31, 0.33]),
-    ...        "risk_outer": np.array([0.29, 0.30, 0.30, 0.32]),
-    ...        "risk_full": np.array([0.28, 0.30, 0.29, 0.31])}
-    >>> round(bias_factor(rec)["factor"], 3)
-    1.6
-    """
-    cols = {k: np.asarray(v) for k, v in records.items()}
-    missing = sorted({"n", "risk_inner", "risk_outer", "risk_full"} - set(cols))
-    if missing:
-        raise ValueError(f"records lack the columns {missing}")
-    sel = np.ones(len(cols["n"]), dtype=bool)
-    for key, value in where.items():
-        if key not in cols:
-            raise ValueError(f"unknown column {key!r}; columns are {sorted(cols)}")
-        sel &= cols[key] == value
-    if sel.sum() < 2:
-        raise ValueError(f"need at least 2 records with {where}, got {int(sel.sum())}")
-    a = cols["risk_inner"][sel] - cols["risk_full"][sel]
-    b = cols["risk_inner"][sel] - cols["risk_outer"][sel]
-    factor = float(a.mean() / b.mean())
-    grad = np.array([1 / b.mean(), -a.mean() / b.mean() ** 2])
-    se = float(np.sqrt(grad @ np.cov(a, b) @ grad / a.size))
-    return {
-        "factor": factor,
-        "se": se,
-        "inner_minus_full": float(a.mean()),
-        "inner_minus_outer": float(b.mean()),
-        "n_repeats": int(a.size),
-    }
-
-
-# --------------------------------------------------------------------------- #
-# Records on disk
-
-
-# --------------------------------------------------------------------------- #
-# The long run
