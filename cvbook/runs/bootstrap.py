@@ -19,6 +19,7 @@ no record of being finished, is made again.
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import time
 from collections.abc import Sequence
@@ -57,17 +58,8 @@ def _option_message(message: str) -> str:
     return f"argument {_OPTIONS[first]}: {message}" if first in _OPTIONS else message
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Command line: run the studies and save them with their provenance.
-
-    Examples
-    --------
-    A bad option stops the run before anything is written (every m is at least MIN_M):
-
-    >>> main(["--out", "x", "--m", "3"])
-    Traceback (most recent call last):
-    SystemExit: 2
-    """
+def _parser() -> argparse.ArgumentParser:
+    """The command line's options."""
     parser = cli.command_parser(
         "cvbook.runs.bootstrap", "Bootstrap estimates and cross-validation against the known risk."
     )
@@ -92,6 +84,49 @@ def main(argv: Sequence[str] | None = None) -> int:
         "as usual and class-balanced (class_mix_study, class_mix_<learner>_m<m>.csv.gz)",
     )
     parser.add_argument("--no-progress", action="store_true")
+    return parser
+
+
+def _run_study(args: argparse.Namespace, learner: str, m: int, sizes: list[int], checkpoint):
+    """One part: ``--study`` for one learner and one m (compare: checkpointed in ``checkpoint``)."""
+    if args.study == "compare":
+        return bootstrap_study(
+            args.distribution,
+            learner,
+            m,
+            args.n_repeats,
+            n_bootstraps=args.n_bootstraps,
+            target_sizes=sizes,
+            random_state=args.seed,
+            n_jobs=args.n_jobs,
+            n_fresh=args.n_fresh,
+            progress=not args.no_progress,
+            checkpoint=checkpoint,
+        )
+    return class_mix_study(
+        m,
+        args.n_repeats,
+        learner=learner,
+        n_bootstraps=args.n_bootstraps,
+        target_sizes=sizes,
+        random_state=args.seed,
+        n_jobs=args.n_jobs,
+        progress=not args.no_progress,
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command line: run the studies and save them with their provenance.
+
+    Examples
+    --------
+    A bad option stops the run before anything is written (every m is at least MIN_M):
+
+    >>> main(["--out", "x", "--m", "3"])
+    Traceback (most recent call last):
+    SystemExit: 2
+    """
+    parser = _parser()
     args = parser.parse_args(argv)
     cli.check_seed_jobs_out(parser, args)
     try:
@@ -134,31 +169,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             prune_checkpoint(checkpoint)
             start = time.time()
             try:
-                if args.study == "compare":
-                    study = bootstrap_study(
-                        args.distribution,
-                        learner,
-                        m,
-                        args.n_repeats,
-                        n_bootstraps=args.n_bootstraps,
-                        target_sizes=sizes,
-                        random_state=args.seed,
-                        n_jobs=args.n_jobs,
-                        n_fresh=args.n_fresh,
-                        progress=not args.no_progress,
-                        checkpoint=checkpoint,
-                    )
-                else:
-                    study = class_mix_study(
-                        m,
-                        args.n_repeats,
-                        learner=learner,
-                        n_bootstraps=args.n_bootstraps,
-                        target_sizes=sizes,
-                        random_state=args.seed,
-                        n_jobs=args.n_jobs,
-                        progress=not args.no_progress,
-                    )
+                study = _run_study(args, learner, m, sizes, checkpoint)
             except ValueError as err:  # a bad value: one line naming its option
                 if not saved_repetitions(checkpoint):
                     ledger.forget(name)  # nothing made: the part does not bind the next run

@@ -20,6 +20,7 @@ whole is made again.
 
 from __future__ import annotations
 
+import argparse
 import csv
 import gzip
 import io
@@ -285,17 +286,8 @@ def read_results(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[s
     return records, payload["provenance"]
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Command line: run one study and save it with its provenance.
-
-    Examples
-    --------
-    A bad option stops the run before anything is written (K-fold needs k of at least 3):
-
-    >>> main(["--out", "x", "--k", "2"])
-    Traceback (most recent call last):
-    SystemExit: 2
-    """
+def _parser() -> argparse.ArgumentParser:
+    """The command line's options."""
     parser = cli.command_parser(
         "cvbook.runs.coverage",
         "Coverage and tightness of risk estimates on a known distribution.",
@@ -319,6 +311,70 @@ def main(argv: Sequence[str] | None = None) -> int:
         "the same command resumes from it, and it is removed once the "
         "results are written",
     )
+    return parser
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    """Every option checked by the name the user typed, before any work (ValueError)."""
+    check_output_path(args.out, "--out", folder=False)
+    if args.checkpoint is not None:
+        check_output_path(args.checkpoint, "--checkpoint", folder=True)
+    check_output_path(f"{args.out}.parts", "--out (its OUT.parts folder)", folder=True)
+    for v in args.n:
+        check_int(v, "--n", minimum=2)
+    for v in args.k:
+        check_int(v, "--k", minimum=3)
+    for v in args.delta:
+        check_float(v, "--delta", 0.0, 1.0, exclusive=True)
+    check_int(args.n_repeats, "--n-repeats", minimum=1)
+    check_int(args.n_splits, "--n-splits", minimum=1)
+    check_int(args.n_fresh, "--n-fresh", minimum=1000)
+    check_random_state(args.seed, "--seed")
+    check_n_jobs(args.n_jobs, "--n-jobs")
+
+
+def _provenance(
+    args: argparse.Namespace,
+    argv: Sequence[str] | None,
+    estimator,
+    grid,
+    ledger: Ledger,
+    start: float,
+    resumed: int,
+) -> dict:
+    """The results' provenance: command, parameters, learner, versions, code, time."""
+    return {
+        "command": cli.command("cvbook.runs.coverage", argv),
+        "parameters": {
+            key: value
+            for key, value in vars(args).items()
+            if key not in ("no_progress", "checkpoint")
+        },
+        "estimator": repr(estimator),
+        "param_grid": grid,
+        "versions": package_versions(),
+        "commit": ledger.code["commit"],
+        "uncommitted_package_files": ledger.code["uncommitted_package_files"],
+        "wall_time_s": round(time.time() - start, 1),
+        "cpu_count": os.cpu_count(),
+        "repetitions_resumed": resumed,  # done by an earlier, interrupted run (not timed here)
+        "n_jobs": args.n_jobs,
+        "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command line: run one study and save it with its provenance.
+
+    Examples
+    --------
+    A bad option stops the run before anything is written (K-fold needs k of at least 3):
+
+    >>> main(["--out", "x", "--k", "2"])
+    Traceback (most recent call last):
+    SystemExit: 2
+    """
+    parser = _parser()
     args = parser.parse_args(argv)
     options = {
         "n_values": "--n",
@@ -332,28 +388,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "checkpoint": "--checkpoint",
     }
     try:  # every option checked by the name the user typed, before any work
-        check_output_path(args.out, "--out", folder=False)
-        if args.checkpoint is not None:
-            check_output_path(args.checkpoint, "--checkpoint", folder=True)
-        check_output_path(f"{args.out}.parts", "--out (its OUT.parts folder)", folder=True)
-        for v in args.n:
-            check_int(v, "--n", minimum=2)
-        for v in args.k:
-            check_int(v, "--k", minimum=3)
-        for v in args.delta:
-            check_float(v, "--delta", 0.0, 1.0, exclusive=True)
-        check_int(args.n_repeats, "--n-repeats", minimum=1)
-        check_int(args.n_splits, "--n-splits", minimum=1)
-        check_int(args.n_fresh, "--n-fresh", minimum=1000)
-        check_random_state(args.seed, "--seed")
-        check_n_jobs(args.n_jobs, "--n-jobs")
+        _check_options(args)
     except ValueError as err:
         parser.error(str(err))
     checkpoint = Path(args.checkpoint or f"{args.out}.parts")
     out = Path(args.out)
     # one part per OUT, recorded in the ledger of OUT's folder with its settings and code
     ledger = Ledger(out.parent)  # the code that runs: read before the run
-    commit, dirty = ledger.code["commit"], ledger.code["uncommitted_package_files"]
     settings = {
         key: value
         for key, value in vars(args).items()
@@ -395,24 +436,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not saved_repetitions(checkpoint):
             ledger.forget(out.name)  # nothing made: the part does not bind the next run
         parser.error(name_options(str(err), options))
-    provenance = {
-        "command": cli.command("cvbook.runs.coverage", argv),
-        "parameters": {
-            key: value
-            for key, value in vars(args).items()
-            if key not in ("no_progress", "checkpoint")
-        },
-        "estimator": repr(estimator),
-        "param_grid": grid,
-        "versions": package_versions(),
-        "commit": commit,
-        "uncommitted_package_files": dirty,
-        "wall_time_s": round(time.time() - start, 1),
-        "cpu_count": os.cpu_count(),
-        "repetitions_resumed": resumed,  # done by an earlier, interrupted run (not timed here)
-        "n_jobs": args.n_jobs,
-        "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-    }
+    provenance = _provenance(args, argv, estimator, grid, ledger, start, resumed)
     write_results(args.out, records, provenance)
     ledger.finish(out.name, settings, files, {"wall_time_s": provenance["wall_time_s"]})
     shutil.rmtree(checkpoint)  # the results are on disk: the partial ones are not needed

@@ -216,17 +216,8 @@ def _concat(parts: Sequence[Mapping[str, np.ndarray]]) -> dict[str, np.ndarray]:
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Command line: the long coverage and comparison studies, with provenance; resumable.
-
-    Examples
-    --------
-    A bad option stops the run before anything is written (a seed is a non-negative integer):
-
-    >>> main(["--seed", "-1"])
-    Traceback (most recent call last):
-    SystemExit: 2
-    """
+def _parser() -> argparse.ArgumentParser:
+    """The command line's options."""
     parser = cli.command_parser(
         "cvbook.runs.intervals",
         "Coverage of the risk intervals and error rates of the learner "
@@ -256,30 +247,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         "(LEARNING_CURVE) and write <out>/learning_curve.*",
     )
     parser.add_argument("--no-progress", action="store_true")
-    args = parser.parse_args(argv)
-    options = {
-        "n_fresh": "--n-fresh",
-        "random_state": "--seed",
-        "n_jobs": "--n-jobs",
-        "n_repeats": "--scale",
-    }
-    try:  # every option checked by the name the user typed, before any work
-        check_output_path(args.out, "--out", folder=True)
-        check_float(args.scale, "--scale", minimum=0.0, exclusive=True)
-        check_random_state(args.seed, "--seed")
-        # the parts use the seeds --seed to --seed + 100 + (number of cases); --learning-curve
-        # uses --seed + 200
-        check_int(args.seed, "--seed", maximum=2**32 - 1 - 200)
-        check_int(args.n_fresh, "--n-fresh", minimum=1)
-        check_n_jobs(args.n_jobs, "--n-jobs")
-    except ValueError as err:
-        parser.error(str(err))
-    out = Path(args.out)
-    if args.learning_curve:
-        try:
-            return _main_learning_curve(args, out, argv)
-        except (ValueError, OSError) as err:  # one line naming the option, exit 2
-            parser.error(name_options(str(err), options))
+    return parser
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    """Every option checked by the name the user typed, before any work (ValueError)."""
+    check_output_path(args.out, "--out", folder=True)
+    check_float(args.scale, "--scale", minimum=0.0, exclusive=True)
+    check_random_state(args.seed, "--seed")
+    # the parts use the seeds --seed to --seed + 100 + (number of cases); --learning-curve
+    # uses --seed + 200
+    check_int(args.seed, "--seed", maximum=2**32 - 1 - 200)
+    check_int(args.n_fresh, "--n-fresh", minimum=1)
+    check_n_jobs(args.n_jobs, "--n-jobs")
+
+
+def _plan(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict:
+    """:data:`LONG_RUN` restricted to ``--designs`` and scaled by ``--scale``."""
     plan = json.loads(json.dumps(LONG_RUN))
     if args.designs is not None:
         unknown = sorted(set(args.designs) - set(plan["coverage"]))
@@ -288,8 +272,105 @@ def main(argv: Sequence[str] | None = None) -> int:
         plan["coverage"] = {k: v for k, v in plan["coverage"].items() if k in args.designs}
     for block in [*plan["coverage"].values(), plan["comparison"]]:
         block["n_repeats"] = max(2, round(block["n_repeats"] * args.scale))
+    return plan
+
+
+def _run_part(part: str, kind: str, what: str, plan: dict, args: argparse.Namespace, ck: Path):
+    """One part ``kind/what`` of the plan (a coverage design or a comparison), saved in ``ck``."""
+    with threadpool_limits(1):  # one BLAS thread per worker: no oversubscription
+        if kind == "comparison":
+            block = plan["comparison"]
+            return run_comparisons(
+                what,
+                block["n_values"],
+                block["n_repeats"],
+                random_state=args.seed + 100 + list(CASES).index(what),
+                n_jobs=args.n_jobs,
+                progress=not args.no_progress,
+                checkpoint=ck,
+            )
+        block = plan["coverage"][part]
+        seed = args.seed + list(LONG_RUN["coverage"]).index(part)
+        return run_intervals(
+            kind,
+            what,
+            block["n_values"],
+            block["n_repeats"],
+            n_fresh=args.n_fresh,
+            random_state=seed,
+            n_jobs=args.n_jobs,
+            progress=not args.no_progress,
+            checkpoint=ck,
+        )
+
+
+def _provenance(
+    args: argparse.Namespace,
+    argv: Sequence[str] | None,
+    plan: dict,
+    ledger: Ledger,
+    start: float,
+    cpu_start: float,
+    timings: dict,
+    resumed: dict,
+) -> dict:
+    """The records' provenance: command, parameters, versions, code, times."""
+    return {
+        "command": cli.command("cvbook.runs.intervals", argv),
+        "parameters": {
+            "seed": args.seed,
+            "plan": plan,
+            "scale": args.scale,
+            "settings": SETTINGS,
+            "alpha": 0.05,
+            "n_fresh": args.n_fresh,
+            "comparison_cases": {k: [list(v[0]), list(v[1])] for k, v in CASES.items()},
+        },
+        "versions": package_versions(),
+        "commit": ledger.code["commit"],
+        "uncommitted_package_files": ledger.code["uncommitted_package_files"],
+        "wall_time_s": round(time.time() - start, 1),
+        "wall_time_by_part_s": timings,
+        "cpu_time_s": round(time.process_time() - cpu_start, 1),
+        "cpu_time_note": _CPU_NOTE,
+        "cpu_count": os.cpu_count(),
+        "n_jobs": args.n_jobs,
+        "repetitions_resumed": resumed,  # done by an earlier, interrupted run (not timed here)
+        "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command line: the long coverage and comparison studies, with provenance; resumable.
+
+    Examples
+    --------
+    A bad option stops the run before anything is written (a seed is a non-negative integer):
+
+    >>> main(["--seed", "-1"])
+    Traceback (most recent call last):
+    SystemExit: 2
+    """
+    parser = _parser()
+    args = parser.parse_args(argv)
+    options = {
+        "n_fresh": "--n-fresh",
+        "random_state": "--seed",
+        "n_jobs": "--n-jobs",
+        "n_repeats": "--scale",
+    }
+    try:  # every option checked by the name the user typed, before any work
+        _check_options(args)
+    except ValueError as err:
+        parser.error(str(err))
+    out = Path(args.out)
+    if args.learning_curve:
+        try:
+            return _main_learning_curve(args, out, argv)
+        except (ValueError, OSError) as err:  # one line naming the option, exit 2
+            parser.error(name_options(str(err), options))
+    plan = _plan(parser, args)
     ledger = Ledger(out)  # the code that runs: read before the run
-    commit, dirty = ledger.code["commit"], ledger.code["uncommitted_package_files"]
     settings = {"seed": args.seed, "plan": plan, "scale": args.scale, "n_fresh": args.n_fresh}
     files = ["coverage.csv.gz", "coverage.json", "comparison.csv.gz", "comparison.json"]
     try:
@@ -320,65 +401,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             ck = parts_dir / name
             resumed[name] = len(saved_repetitions(ck))
             t0 = time.time()
-            with threadpool_limits(1):  # one BLAS thread per worker: no oversubscription
-                if kind == "comparison":
-                    block = plan["comparison"]
-                    comps.append(
-                        run_comparisons(
-                            what,
-                            block["n_values"],
-                            block["n_repeats"],
-                            random_state=args.seed + 100 + list(CASES).index(what),
-                            n_jobs=args.n_jobs,
-                            progress=not args.no_progress,
-                            checkpoint=ck,
-                        )
-                    )
-                else:
-                    block = plan["coverage"][part]
-                    seed = args.seed + list(LONG_RUN["coverage"]).index(part)
-                    pieces.append(
-                        run_intervals(
-                            kind,
-                            what,
-                            block["n_values"],
-                            block["n_repeats"],
-                            n_fresh=args.n_fresh,
-                            random_state=seed,
-                            n_jobs=args.n_jobs,
-                            progress=not args.no_progress,
-                            checkpoint=ck,
-                        )
-                    )
+            (comps if kind == "comparison" else pieces).append(
+                _run_part(part, kind, what, plan, args, ck)
+            )
             timings[name] = round(time.time() - t0, 1)
     except (ValueError, OSError) as err:  # one line naming the option, exit 2
         if not any(saved_repetitions(ck) for ck in parts_dir.glob("*")):
             ledger.forget("long_run")  # nothing made: it does not bind the next run
         parser.error(name_options(str(err), options))
     coverage, comparison = _concat(pieces), _concat(comps)
-    provenance = {
-        "command": cli.command("cvbook.runs.intervals", argv),
-        "parameters": {
-            "seed": args.seed,
-            "plan": plan,
-            "scale": args.scale,
-            "settings": SETTINGS,
-            "alpha": 0.05,
-            "n_fresh": args.n_fresh,
-            "comparison_cases": {k: [list(v[0]), list(v[1])] for k, v in CASES.items()},
-        },
-        "versions": package_versions(),
-        "commit": commit,
-        "uncommitted_package_files": dirty,
-        "wall_time_s": round(time.time() - start, 1),
-        "wall_time_by_part_s": timings,
-        "cpu_time_s": round(time.process_time() - cpu_start, 1),
-        "cpu_time_note": _CPU_NOTE,
-        "cpu_count": os.cpu_count(),
-        "n_jobs": args.n_jobs,
-        "repetitions_resumed": resumed,  # done by an earlier, interrupted run (not timed here)
-        "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-    }
+    provenance = _provenance(args, argv, plan, ledger, start, cpu_start, timings, resumed)
     write_interval_record(
         out / "coverage",
         coverage,

@@ -216,6 +216,20 @@ def run_sweep(
         ledger.finish(f"{n}_r{r:02d}", settings(n, r), files(n, r), {"wall_s": rec["wall_s"]})
     wall = time.time() - t0
 
+    return _write_table_and_provenance(out, grid, n_jobs, len(todo), started, wall, peak, commit)
+
+
+def _write_table_and_provenance(
+    out: Path,
+    grid: Table1Grid,
+    n_jobs: int | None,
+    n_runs: int,
+    started: str,
+    wall: float,
+    peak: float,
+    commit: str | None,
+) -> list[dict[str, Any]]:
+    """Write ``table1.csv`` from every finished run, and add this session to ``provenance.json``."""
     runs = read_runs(out)
     rows = summarise(runs)
     if rows:
@@ -226,7 +240,7 @@ def run_sweep(
         {
             "started": started,
             "wall_s": round(wall, 1),
-            "n_runs": len(todo),
+            "n_runs": n_runs,
             "n_jobs": n_jobs,
             "cpu_count": os.cpu_count(),
             "peak_rss_mb_per_worker": peak,

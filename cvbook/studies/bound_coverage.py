@@ -330,76 +330,130 @@ def coverage_trial(
         refit = clone(estimator).fit(X, y)
         refit_risk = risk(refit)
         for k in k_values:
-            X_tr, X_te, y_tr, y_te = train_test_split(
-                X, y, test_size=n // k, random_state=int(s[1]) + k
+            rows.extend(
+                _holdout_kfold_rows(estimator, X, y, n, k, delta_values, s, risk, refit_risk)
             )
-            held = clone(estimator).fit(X_tr, y_tr)
-            held_errors = int(np.sum(held.predict(X_te) != y_te))
-            held_risk = risk(held)
-            folds = KFold(k, shuffle=True, random_state=int(s[2]) + k).split(X)
-            fold_errors = score_splits(estimator, X, y, folds, lambda t, p: np.mean(p != t))
-            mean, std = float(np.mean(fold_errors)), float(np.std(fold_errors, ddof=1))
-            for delta in delta_values:
-                rows.append(
-                    (
-                        _METHOD_INDEX["holdout"],
-                        n,
-                        k,
-                        delta,
-                        clopper_pearson_upper(held_errors, n // k, delta),
-                        held_risk,
-                    )
-                )
-                rows.append((_METHOD_INDEX["kfold"], n, k, delta, mean, refit_risk))
-                rows.append((_METHOD_INDEX["kfold_2std"], n, k, delta, mean + 2 * std, refit_risk))
-
-        search_ks = [None, *k_values] if tune_k else list(k_values)
-        fits: list[CompleteKCV] = []
-        # the same model is never scored twice: a refit with the selected params
-        # that are the estimator's own is ``refit``; a row's members are scored once
-        base_params = repr(sorted(estimator.get_params().items()))
-        misuse_risks: dict[str, float] = {base_params: refit_risk}
-        member_risks: dict[tuple[int, int], float] = {}
-        for delta in delta_values:
-            # reuse a fit whose selected rows are the ones this delta selects
-            search = None
-            for fitted in fits:
-                if all(
-                    _select_row(fitted.cv_results_, delta, k) == fitted.selected_index(k)
-                    for k in search_ks
-                ):
-                    search = fitted
-                    break
-            if search is None:
-                search = CompleteKCV(
-                    estimator=estimator,
-                    param_grid=param_grid,
-                    k_values=list(k_values),
-                    n_splits=n_splits,
-                    delta=delta,
-                    random_state=int(s[3]),
-                    n_jobs=1,
-                ).fit(X, y)
-                fits.append(search)
-            for k in search_ks:
-                row = search.selected_index(k)
-                bound = _bound_of_row(search.cv_results_, row, delta)
-                if (id(search), row) not in member_risks:
-                    member_risks[id(search), row] = _members_risk(
-                        search, k, distribution, n_fresh, fresh_seed
-                    )
-                misuse = clone(estimator).set_params(**search.cv_results_["params"][row])
-                key = repr(sorted(misuse.get_params().items()))
-                if key not in misuse_risks:
-                    misuse_risks[key] = risk(misuse.fit(X, y))
-                k_label = TUNED_K if k is None else k
-                rows.append(
-                    (_METHOD_INDEX["ckcv"], n, k_label, delta, bound, member_risks[id(search), row])
-                )
-                rows.append(
-                    (_METHOD_INDEX["ckcv_refit"], n, k_label, delta, bound, misuse_risks[key])
-                )
+        rows.extend(
+            _ckcv_rows(
+                estimator,
+                param_grid,
+                X,
+                y,
+                n,
+                k_values,
+                delta_values,
+                n_splits,
+                tune_k,
+                int(s[3]),
+                risk,
+                refit_risk,
+                distribution,
+                n_fresh,
+                fresh_seed,
+            )
+        )
     return np.array(rows, dtype=float)
+
+
+def _holdout_kfold_rows(
+    estimator, X, y, n: int, k: int, delta_values, s, risk, refit_risk: float
+) -> list[tuple[float, ...]]:
+    """Hold-out's Clopper-Pearson bound and K-fold's mean (and mean + 2 std) at one ``k``.
+
+    ``s`` is the data set's row of seeds (``s[1]`` splits the hold-out,
+    ``s[2]`` the folds); ``risk`` scores a fitted model on fresh data.
+    """
+    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=n // k, random_state=int(s[1]) + k)
+    held = clone(estimator).fit(X_tr, y_tr)
+    held_errors = int(np.sum(held.predict(X_te) != y_te))
+    held_risk = risk(held)
+    folds = KFold(k, shuffle=True, random_state=int(s[2]) + k).split(X)
+    fold_errors = score_splits(estimator, X, y, folds, lambda t, p: np.mean(p != t))
+    mean, std = float(np.mean(fold_errors)), float(np.std(fold_errors, ddof=1))
+    rows: list[tuple[float, ...]] = []
+    for delta in delta_values:
+        rows.append(
+            (
+                _METHOD_INDEX["holdout"],
+                n,
+                k,
+                delta,
+                clopper_pearson_upper(held_errors, n // k, delta),
+                held_risk,
+            )
+        )
+        rows.append((_METHOD_INDEX["kfold"], n, k, delta, mean, refit_risk))
+        rows.append((_METHOD_INDEX["kfold_2std"], n, k, delta, mean + 2 * std, refit_risk))
+    return rows
+
+
+def _reusable_fit(fits: list[CompleteKCV], delta: float, search_ks) -> CompleteKCV | None:
+    """A fit whose selected rows are the ones ``delta`` selects, or None."""
+    for fitted in fits:
+        if all(
+            _select_row(fitted.cv_results_, delta, k) == fitted.selected_index(k) for k in search_ks
+        ):
+            return fitted
+    return None
+
+
+def _ckcv_rows(
+    estimator,
+    param_grid,
+    X,
+    y,
+    n: int,
+    k_values,
+    delta_values,
+    n_splits: int,
+    tune_k: bool,
+    search_seed: int,
+    risk,
+    refit_risk: float,
+    distribution,
+    n_fresh: int,
+    fresh_seed: int,
+) -> list[tuple[float, ...]]:
+    """C-KCV's bound, scored against its members and against the refit, for every delta."""
+    rows: list[tuple[float, ...]] = []
+    search_ks = [None, *k_values] if tune_k else list(k_values)
+    fits: list[CompleteKCV] = []
+    # the same model is never scored twice: a refit with the selected params
+    # that are the estimator's own is ``refit``; a row's members are scored once
+    base_params = repr(sorted(estimator.get_params().items()))
+    misuse_risks: dict[str, float] = {base_params: refit_risk}
+    member_risks: dict[tuple[int, int], float] = {}
+    for delta in delta_values:
+        # reuse a fit whose selected rows are the ones this delta selects
+        search = _reusable_fit(fits, delta, search_ks)
+        if search is None:
+            search = CompleteKCV(
+                estimator=estimator,
+                param_grid=param_grid,
+                k_values=list(k_values),
+                n_splits=n_splits,
+                delta=delta,
+                random_state=search_seed,
+                n_jobs=1,
+            ).fit(X, y)
+            fits.append(search)
+        for k in search_ks:
+            row = search.selected_index(k)
+            bound = _bound_of_row(search.cv_results_, row, delta)
+            if (id(search), row) not in member_risks:
+                member_risks[id(search), row] = _members_risk(
+                    search, k, distribution, n_fresh, fresh_seed
+                )
+            misuse = clone(estimator).set_params(**search.cv_results_["params"][row])
+            key = repr(sorted(misuse.get_params().items()))
+            if key not in misuse_risks:
+                misuse_risks[key] = risk(misuse.fit(X, y))
+            k_label = TUNED_K if k is None else k
+            rows.append(
+                (_METHOD_INDEX["ckcv"], n, k_label, delta, bound, member_risks[id(search), row])
+            )
+            rows.append((_METHOD_INDEX["ckcv_refit"], n, k_label, delta, bound, misuse_risks[key]))
+    return rows
 
 
 # --------------------------------------------------------------------------- #
