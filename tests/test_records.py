@@ -539,3 +539,10 @@ def test_dependence_driver_refuses_a_folder_without_records_and_a_killed_part_ch
     err = capsys.readouterr().err
     assert "part 'phi0.5'" in err and "n_repeats: 3 -> 4" in err
     assert not any((killed / name).exists() for name in DEP_FILES)
+
+
+def test_bootstrap_driver_class_mix_study_finishes(tmp_path):
+    # class_mix keeps no checkpoint: the driver must not stop after writing its study
+    assert _boot(tmp_path / "out", 2, "--study", "class_mix") == 0
+    assert list((tmp_path / "out").glob("class_mix_lda_m20.*"))
+    assert not (tmp_path / "out" / "parts").exists()

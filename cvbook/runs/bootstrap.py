@@ -180,7 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             ledger.finish(name, settings, [target.name], provenance)
             cli.record_part(out / "provenance.json", name, provenance)  # what chapter 9 reads
-            shutil.rmtree(checkpoint)
+            shutil.rmtree(checkpoint, ignore_errors=True)  # class_mix keeps no checkpoint
     if (out / "parts").exists() and not any((out / "parts").iterdir()):
         (out / "parts").rmdir()
     return 0
