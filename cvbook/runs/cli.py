@@ -169,7 +169,7 @@ def part_provenance(
     parameters : object
         The part's settings, as they are to be recorded.
     code : mapping
-        The code state read before the run (:attr:`cvbook.records.Ledger.code`): its
+        The code state read before the run (the ``code`` of a :class:`cvbook.records.Ledger`): its
         ``commit`` and ``uncommitted_package_files`` are recorded.
     start : float
         ``time.time()`` when the part started; the wall time is counted from it.
