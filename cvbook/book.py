@@ -627,7 +627,7 @@ def check_int_list(
     cvbook.book.ParameterTypeError: parameter 'sizes' must be a list ..., got [20, 0.5]
     """
     check_parameter_names()
-    allowed = f"a list of at least {min_len} integers" + _range_text(low, high)
+    allowed = f"a list of at least {min_len} " + _plural(Interval("int", low, high).description)
     _check_min_len(min_len)
     if not isinstance(value, (list, tuple)) or not all(_is_int(v) for v in value):
         _fail(name, allowed, value, kind=True)
@@ -638,16 +638,12 @@ def check_int_list(
     return [int(v) for v in value]
 
 
-def _float_allowed(low, high, open_low, open_high) -> str:
-    lo = "" if low is None else ("(" if open_low else "[") + f"{low:g}"
-    hi = "" if high is None else f"{high:g}" + (")" if open_high else "]")
-    if low is not None and high is not None:
-        return f"a number in {lo}, {hi}"
-    if low is not None:
-        return f"a number {'>' if open_low else '>='} {low:g}"
-    if high is not None:
-        return f"a number {'<' if open_high else '<='} {high:g}"
-    return "a finite number"
+def _plural(description: str) -> str:
+    """``"an integer in [2, 10]"`` -> ``"integers in [2, 10]"``: an Interval's words for a list."""
+    for one, many in (("an integer", "integers"), ("a number", "numbers")):
+        if description.startswith(one):
+            return many + description[len(one) :]
+    return description
 
 
 def check_float_list(
@@ -669,12 +665,9 @@ def check_float_list(
     """
     check_parameter_names()
     _check_min_len(min_len)
-    one = _float_allowed(low, high, open_low, open_high)
-    allowed = f"a list of at least {min_len} " + (
-        one.replace("a number", "numbers", 1)
-        if one.startswith("a number")
-        else one.replace("a finite number", "finite numbers", 1)
-    )
+    _check_range(low, high)
+    one = Interval("real", low, high, closed=_closed(open_low, open_high)).description
+    allowed = f"a list of at least {min_len} " + _plural(one)
     if not isinstance(value, (list, tuple)) or not all(_is_real(v) for v in value):
         _fail(name, allowed, value, kind=True)
     if len(value) < min_len:
@@ -794,16 +787,6 @@ def _unknown_message(unknown: list[str], known: list[str]) -> str:
         f"unknown parameter{plural} {', '.join(parts)}: this chapter's parameters are "
         + ", ".join(known)
     )
-
-
-def _range_text(low: Any, high: Any) -> str:
-    if low is not None and high is not None:
-        return f" in [{low}, {high}]"
-    if low is not None:
-        return f" >= {low}"
-    if high is not None:
-        return f" <= {high}"
-    return ""
 
 
 # --- records and seeds ------------------------------------------------------------------
