@@ -227,3 +227,27 @@ def test_majority_point_intervals_are_counted_apart():
     assert s["miss_all_pairs_informative"]["rate"] > s["miss_all_pairs"]["rate"]
     empty = summarize_majority({**rec, "informative": np.zeros(len(informative))})
     assert empty["miss_all_pairs_informative"]["n"] == 0
+    assert empty["miss_all_pairs_disagree"]["n"] == empty["miss_all_pairs_all_plus"]["n"] == 0
+
+
+def test_majority_informative_data_sets_split_by_agreement_of_the_fold_models():
+    # the informative data sets are those where the fold models disagree and those where
+    # every fold model predicts +1 (d_i = -y_i on every point); the two parts add up
+    rec = run_majority(n=100, n_repeats=300, random_state=5)
+    s = summarize_majority(rec)
+    informative, disagree = rec["informative"] == 1, rec["disagree"] == 1
+    all_plus = informative & ~disagree
+    assert disagree.sum() > 0 and all_plus.sum() > 0
+    # all fold models +1: A errs exactly where y = -1, B where y = +1, so |d_i| = 1 everywhere
+    assert np.all(rec["err_a"][all_plus] == 0.5)
+    for v in ("all_pairs", "within_fold"):
+        inf, dis, plus = (s[f"miss_{v}_{k}"] for k in ("informative", "disagree", "all_plus"))
+        assert dis["n"] == disagree.sum() and plus["n"] == all_plus.sum()
+        assert dis["n"] + plus["n"] == inf["n"] and dis["k"] + plus["k"] == inf["k"]
+        miss = rec[f"cover_{v}"] == 0
+        assert dis["rate"] == pytest.approx(miss[disagree].mean())
+        assert plus["rate"] == pytest.approx(miss[all_plus].mean())
+    # without the disagree column, no split (and no error)
+    assert "miss_all_pairs_disagree" not in summarize_majority(
+        {k: v for k, v in rec.items() if k != "disagree"}
+    )
