@@ -113,6 +113,9 @@ def test_majority_breaks_at_a_tie_and_not_away_from_it():
         (lambda: suite_trial(np.random.default_rng(0), "equal", n_datasets=30), "n_datasets"),
         (lambda: scores_by_dataset([{"dataset": "a"}], ["e"]), "runs\\[0\\]"),
         (lambda: summarize_suites({"nemenyi": np.zeros(2)}), "run_suites"),
+        # a cap on the suites of one call (their rows are held in memory): refused at once
+        (lambda: run_suites("equal", n_repeats=1_000_001), "n_repeats must be <= 1000000"),
+        (lambda: run_pool("skewed", n_repeats=1_000_001, nemenyi=False), "n_repeats must be <= "),
     ],
 )
 def test_bad_arguments_are_named(call, match):
@@ -129,8 +132,8 @@ def test_suites():
     # A is better by 0.02 on average: Wilcoxon names A in most suites and B in none
     assert s["wilcoxon"]["A"]["rate"] > 0.5 and s["wilcoxon"]["B"]["k"] == 0
     assert np.all(rec["family_delta"] == -0.02)
-    # equal learners: the Bayesian test says "practically equivalent" (ROPE) in most suites;
-    # A better by 0.02 (twice the ROPE): it says so in almost none
+    # equal learners: the Bayesian test makes equivalence (the ROPE) the most probable outcome
+    # with probability above 0.95 in most suites; A better by 0.02 (twice the ROPE): in almost none
     eq = run_suites("equal", n_repeats=20, random_state=2)
     assert eq["bayes_rope"].mean() > 0.8 and rec["bayes_rope"].mean() < 0.2
     assert set(eq["bayes_rope"]) <= {0.0, 1.0}
