@@ -113,6 +113,9 @@ def test_majority_breaks_at_a_tie_and_not_away_from_it():
         (lambda: suite_trial(np.random.default_rng(0), "equal", n_datasets=30), "n_datasets"),
         (lambda: scores_by_dataset([{"dataset": "a"}], ["e"]), "runs\\[0\\]"),
         (lambda: summarize_suites({"nemenyi": np.zeros(2)}), "run_suites"),
+        # a cap on the suites of one call (their rows are held in memory): refused at once
+        (lambda: run_suites("equal", n_repeats=1_000_001), "n_repeats must be <= 1000000"),
+        (lambda: run_pool("skewed", n_repeats=1_000_001, nemenyi=False), "n_repeats must be <= "),
     ],
 )
 def test_bad_arguments_are_named(call, match):
@@ -129,8 +132,8 @@ def test_suites():
     # A is better by 0.02 on average: Wilcoxon names A in most suites and B in none
     assert s["wilcoxon"]["A"]["rate"] > 0.5 and s["wilcoxon"]["B"]["k"] == 0
     assert np.all(rec["family_delta"] == -0.02)
-    # equal learners: the Bayesian test says "practically equivalent" (ROPE) in most suites;
-    # A better by 0.02 (twice the ROPE): it says so in almost none
+    # equal learners: the Bayesian test makes equivalence (the ROPE) the most probable outcome
+    # with probability above 0.95 in most suites; A better by 0.02 (twice the ROPE): in almost none
     eq = run_suites("equal", n_repeats=20, random_state=2)
     assert eq["bayes_rope"].mean() > 0.8 and rec["bayes_rope"].mean() < 0.2
     assert set(eq["bayes_rope"]) <= {0.0, 1.0}
@@ -227,3 +230,27 @@ def test_majority_point_intervals_are_counted_apart():
     assert s["miss_all_pairs_informative"]["rate"] > s["miss_all_pairs"]["rate"]
     empty = summarize_majority({**rec, "informative": np.zeros(len(informative))})
     assert empty["miss_all_pairs_informative"]["n"] == 0
+    assert empty["miss_all_pairs_disagree"]["n"] == empty["miss_all_pairs_all_plus"]["n"] == 0
+
+
+def test_majority_informative_data_sets_split_by_agreement_of_the_fold_models():
+    # the informative data sets are those where the fold models disagree and those where
+    # every fold model predicts +1 (d_i = -y_i on every point); the two parts add up
+    rec = run_majority(n=100, n_repeats=300, random_state=5)
+    s = summarize_majority(rec)
+    informative, disagree = rec["informative"] == 1, rec["disagree"] == 1
+    all_plus = informative & ~disagree
+    assert disagree.sum() > 0 and all_plus.sum() > 0
+    # all fold models +1: A errs exactly where y = -1, B where y = +1, so |d_i| = 1 everywhere
+    assert np.all(rec["err_a"][all_plus] == 0.5)
+    for v in ("all_pairs", "within_fold"):
+        inf, dis, plus = (s[f"miss_{v}_{k}"] for k in ("informative", "disagree", "all_plus"))
+        assert dis["n"] == disagree.sum() and plus["n"] == all_plus.sum()
+        assert dis["n"] + plus["n"] == inf["n"] and dis["k"] + plus["k"] == inf["k"]
+        miss = rec[f"cover_{v}"] == 0
+        assert dis["rate"] == pytest.approx(miss[disagree].mean())
+        assert plus["rate"] == pytest.approx(miss[all_plus].mean())
+    # without the disagree column, no split (and no error)
+    assert "miss_all_pairs_disagree" not in summarize_majority(
+        {k: v for k, v in rec.items() if k != "disagree"}
+    )

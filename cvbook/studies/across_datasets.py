@@ -21,8 +21,10 @@ procedure names a winner between A and B or none:
 
 * ``nemenyi``: Friedman's test at 5 % rejects and ``|R_A - R_B| > CD`` (Demšar's protocol);
 * ``wilcoxon``: Wilcoxon's signed-rank test of A against B at 5 %;
-* ``bayes``: the Bayesian signed-rank test with a ROPE of 0.01 gives A (or B) a
-  posterior probability above 0.95;
+* ``bayes``: the Bayesian signed-rank test with a ROPE of 0.01 gives "A better" (or
+  "B better") a probability above 0.95 of being the most probable outcome (baycomp's
+  definition: the share of posterior draws in which that region holds more mass than
+  the other two, not the posterior probability of the region itself);
 * ``ttest``: the paired t test of the mean difference over the data sets at 5 % (the
   mean difference with its uncertainty across data sets, the book's recommendation).
 
@@ -95,6 +97,9 @@ PROCEDURES: dict[str, str] = {
 }
 
 _ROPE = 0.01
+#: Most suites of one call of :func:`run_suites` or :func:`run_pool`: the rows are held in
+#: memory while they run, about 2 KB per suite (about 2 GB at the cap).
+_MAX_SUITES = 1_000_000
 
 #: Share of the test-set noise's variance common to the three learners of a data set.
 SHARED = 0.9
@@ -173,9 +178,10 @@ def suite_trial(
     -------
     dict
         For each procedure, ``<procedure>`` = -1 (A named better), +1 (B named better)
-        or 0 (no winner); ``bayes_rope``: 1 if the Bayesian test gives the ROPE a
-        posterior probability above 0.95; ``mean_delta`` and ``median_delta``, the
-        suite's own mean and median true differences; ``family_delta``, the family's mean.
+        or 0 (no winner); ``bayes_rope``: 1 if the Bayesian test's probability that
+        equivalence (the ROPE) is the most probable outcome exceeds 0.95;
+        ``mean_delta`` and ``median_delta``, the suite's own mean and median true
+        differences; ``family_delta``, the family's mean.
 
     Examples
     --------
@@ -213,7 +219,7 @@ def suite_trial(
         scores[:, 0], scores[:, 1], rope=_ROPE, n_samples=n_samples, random_state=rng
     )
     out["bayes"] = -1.0 if pa > 0.95 else (1.0 if pb > 0.95 else 0.0)
-    out["bayes_rope"] = float(p_rope > 0.95)  # it says "practically equivalent"
+    out["bayes_rope"] = float(p_rope > 0.95)  # the ROPE holds the most mass in > 95 % of draws
     diff = scores[:, 0] - scores[:, 1]
     t_p = float(stats.ttest_1samp(diff, 0.0).pvalue)
     out["ttest"] = float(np.sign(diff.mean()) or 1.0) if t_p < 0.05 else 0.0
@@ -225,7 +231,7 @@ def _repeat_suites(
 ) -> dict[str, np.ndarray]:
     """``trial`` on ``n_repeats`` independent suites of ``scenario``, as float columns."""
     check_option(scenario, "scenario", SCENARIOS)
-    n_repeats = check_int(n_repeats, "n_repeats", minimum=2)
+    n_repeats = check_int(n_repeats, "n_repeats", minimum=2, maximum=_MAX_SUITES)
     rows = repeat(
         trial, n_repeats, random_state=random_state, n_jobs=n_jobs, scenario=scenario, **kwargs
     )
@@ -239,7 +245,7 @@ def run_suites(
     random_state: Any = 0,
     n_jobs: int | None = None,
 ) -> dict[str, np.ndarray]:
-    """:func:`suite_trial` on ``n_repeats`` independent suites.
+    """:func:`suite_trial` on ``n_repeats`` independent suites (2 to 1,000,000).
 
     Examples
     --------
@@ -387,7 +393,7 @@ def run_pool(
     random_state: Any = 0,
     n_jobs: int | None = None,
 ) -> dict[str, np.ndarray]:
-    """:func:`pool_trial` on ``n_repeats`` independent suites.
+    """:func:`pool_trial` on ``n_repeats`` independent suites (2 to 1,000,000).
 
     Examples
     --------

@@ -405,14 +405,19 @@ def summarize_majority(records: Mapping[str, np.ndarray]) -> dict[str, Any]:
         share of data sets where A and B are the same function (every ``d_i`` is 0,
         the interval is the point ``{0}`` = ``Delta_K``, covered by construction), and
         ``miss_<variance>_informative``, the miss rates among the other data sets
-        (``n = 0``, rate ``nan``, when there are none).
+        (``n = 0``, rate ``nan``, when there are none). When they also hold ``disagree``
+        (they do from :func:`run_majority`), those informative data sets are split in
+        two: ``miss_<variance>_disagree``, where the fold models do not all predict the
+        same label, and ``miss_<variance>_all_plus``, where every fold model predicts
+        ``+1`` (then ``d_i = -y_i``: A and B differ on every point).
 
     Examples
     --------
     >>> s = summarize_majority(run_majority(n=40, n_repeats=5))
     >>> sorted(s)  # doctest: +NORMALIZE_WHITESPACE
-    ['bias_a', 'miss_a', 'miss_all_pairs', 'miss_all_pairs_informative', 'miss_within_fold',
-     'miss_within_fold_informative', 'point_interval']
+    ['bias_a', 'miss_a', 'miss_all_pairs', 'miss_all_pairs_all_plus', 'miss_all_pairs_disagree',
+     'miss_all_pairs_informative', 'miss_within_fold', 'miss_within_fold_all_plus',
+     'miss_within_fold_disagree', 'miss_within_fold_informative', 'point_interval']
     """
     for key in ("cover_a", "cv_a", "err_a", *(f"cover_{v}" for v in VARIANCES)):
         if key not in records:
@@ -425,4 +430,10 @@ def summarize_majority(records: Mapping[str, np.ndarray]) -> dict[str, Any]:
         out["point_interval"] = _rate(~informative)
         for v in VARIANCES:
             out[f"miss_{v}_informative"] = _rate(records[f"cover_{v}"][informative] == 0)
+        if "disagree" in records:  # the informative ones: fold models disagree, or all say +1
+            disagree = np.asarray(records["disagree"]) == 1
+            for v in VARIANCES:
+                miss = records[f"cover_{v}"] == 0
+                out[f"miss_{v}_disagree"] = _rate(miss[informative & disagree])
+                out[f"miss_{v}_all_plus"] = _rate(miss[informative & ~disagree])
     return out
