@@ -28,8 +28,8 @@ procedure names a winner between A and B or none:
 * ``ttest``: the paired t test of the mean difference over the data sets at 5 % (the
   mean difference with its uncertainty across data sets, the book's recommendation).
 
-**The pool** (:func:`pool_trial`, :func:`run_pool`): the same suite scored with C last
-and with C placed at random relative to A and B (:data:`C_PLACEMENTS`), A and B
+**The pool** (:func:`pool_trial`, :func:`run_pool`): the same suite scored with C fixed
+at ``b_j + 0.03`` and with C placed at random relative to A and B (:data:`C_PLACEMENTS`), A and B
 unchanged -- the switch-off showing that Nemenyi's verdict on A against B depends on the
 other learners ranked with them, beside Wilcoxon's on the same suites -- and, for long
 runs of the paired t alone, the number of data sets on which A is truly worse.
@@ -181,13 +181,17 @@ def suite_trial(
         or 0 (no winner); ``bayes_rope``: 1 if the Bayesian test's probability that
         equivalence (the ROPE) is the most probable outcome exceeds 0.95;
         ``mean_delta`` and ``median_delta``, the suite's own mean and median true
-        differences; ``family_delta``, the family's mean.
+        differences; ``family_delta``, the family's mean; ``a_wins_all`` and
+        ``b_wins_all``: 1 if A's observed error is below B's (B's below A's) on every data
+        set; ``c_last_all``: 1 if C's observed error is the worst of the three on every
+        data set (C's risk is B's + 0.03, so C falls between B and A wherever A's observed
+        error is above C's).
 
     Examples
     --------
     >>> r = suite_trial(np.random.default_rng(0), "better")
-    >>> sorted(r)[:4]
-    ['bayes', 'bayes_rope', 'family_delta', 'mean_delta']
+    >>> sorted(r)[:5]
+    ['a_wins_all', 'b_wins_all', 'bayes', 'bayes_rope', 'c_last_all']
     """
     rng = check_rng(rng, "rng")
     check_option(scenario, "scenario", SCENARIOS)
@@ -207,6 +211,9 @@ def suite_trial(
         "mean_delta": float(delta.mean()),
         "median_delta": float(np.median(delta)),
         "family_delta": _MEAN_DELTA[scenario],
+        "a_wins_all": float(np.all(scores[:, 0] < scores[:, 1])),
+        "b_wins_all": float(np.all(scores[:, 1] < scores[:, 0])),
+        "c_last_all": float(np.all(scores[:, 2] > scores[:, :2].max(axis=1))),
     }
     fr = friedman_test(scores)
     cd = nemenyi_cd(n_datasets, 3)
@@ -287,7 +294,8 @@ def summarize_suites(records: Mapping[str, np.ndarray], level: float = 0.95) -> 
 
 #: Where the third learner C stands in :func:`pool_trial` (its true risk on data set j).
 C_PLACEMENTS: dict[str, str] = {
-    "last": "b_j + 0.03: worse than A and B on every data set (the suites of suite_trial)",
+    "fixed": "b_j + 0.03 (the suites of suite_trial): worse than B by 0.03 on every data set; "
+    "above A where delta_j < 0.03, between B and A where delta_j > 0.03 (up to the noise)",
     "random": "b_j - 0.01 + N(0, 0.03^2): above, between or below A and B, data set by data set",
 }
 
@@ -306,10 +314,11 @@ def pool_trial(
     """One suite, its third learner C placed two ways: does Nemenyi's verdict on A vs B move?
 
     The suite is drawn as in :func:`suite_trial` (under the same ``rng``, the same
-    ``b_j``, ``delta_j``, test sets and noise: with C last, the same scores). A and B
+    ``b_j``, ``delta_j``, test sets and noise: with C fixed, the same scores). A and B
     are scored once; C is scored twice from the same noise, with its true risk placed as
-    in :data:`C_PLACEMENTS`: always last (``b_j + 0.03``, the suites of
-    :func:`suite_trial`) or at random relative to A and B. Only C moves, so
+    in :data:`C_PLACEMENTS`: fixed at ``b_j + 0.03`` (the suites of :func:`suite_trial`;
+    worse than B everywhere, and than A wherever ``delta_j < 0.03``) or at random
+    relative to A and B. Only C moves, so
     any change in Friedman + Nemenyi's verdict on A against B comes from the pool --
     the objection of Benavoli, Corani and Mangili to mean-rank post-hoc tests.
 
@@ -329,20 +338,25 @@ def pool_trial(
     Returns
     -------
     dict
-        ``nemenyi_last`` and ``nemenyi_random``: -1 (A named better), +1 (B) or 0, with
-        C last and with C at random; ``ttest``: the paired t's verdict on A vs B at 5 %
+        ``nemenyi_fixed`` and ``nemenyi_random``: -1 (A named better), +1 (B) or 0, with
+        C fixed and with C at random; ``ttest``: the paired t's verdict on A vs B at 5 %
         (as in :func:`suite_trial`); ``wilcoxon``: Wilcoxon's verdict on A vs B at 5 %
-        (as in :func:`suite_trial`; the same with C anywhere); ``a_wins_all``: 1 if A's
-        observed error is below
-        B's on every data set; ``c_last_all``: 1 if, C placed last, C's observed error
-        is the worst on every data set; ``n_losses``: the data sets with
-        ``delta_j > 0`` (A truly worse).
+        (as in :func:`suite_trial`; the same with C anywhere); ``a_wins``: the data sets
+        on which A's observed error is below B's; ``a_wins_all``: 1 if that is all of
+        them; ``c_last_all``: 1 if, C fixed, C's observed error is the worst on every data
+        set; ``c_between_wins`` and ``c_between_losses``: C fixed, the data sets on which
+        C's observed error lies strictly between A's and B's where A wins, and where A
+        loses; ``n_losses``: the data sets with ``delta_j > 0`` (A truly worse). With C
+        fixed and no ties, ``R_B - R_A = (2 a_wins - n_datasets + c_between_wins -
+        c_between_losses) / n_datasets`` (an identity of the ranks).
 
     Examples
     --------
     >>> r = pool_trial(np.random.default_rng(0))
-    >>> sorted(r)
-    ['a_wins_all', 'c_last_all', 'n_losses', 'nemenyi_last', 'nemenyi_random', 'ttest', 'wilcoxon']
+    >>> sorted(r)[:6]
+    ['a_wins', 'a_wins_all', 'c_between_losses', 'c_between_wins', 'c_last_all', 'n_losses']
+    >>> sorted(r)[6:]
+    ['nemenyi_fixed', 'nemenyi_random', 'ttest', 'wilcoxon']
     >>> pool_trial(np.random.default_rng(0), "equal")["n_losses"]
     0.0
     """
@@ -356,17 +370,22 @@ def pool_trial(
     n_test = np.exp(rng.uniform(np.log(200), np.log(5000), n_datasets)).round().astype(int)
     common = rng.standard_normal((n_datasets, 1))
     own = rng.standard_normal((n_datasets, 3))
-    # drawn last, so that with C last the suite is suite_trial's under the same rng
+    # drawn last, so that with C fixed the suite is suite_trial's under the same rng
     c_random = base - 0.01 + rng.normal(0.0, 0.03, n_datasets)
     noise = np.sqrt(SHARED) * common + np.sqrt(1 - SHARED) * own
     out: dict[str, float] = {"n_losses": float(np.sum(delta > 0)), "wilcoxon": np.nan}
-    for place, c_risk in (("last", base + 0.03), ("random", c_random)):
+    for place, c_risk in (("fixed", base + 0.03), ("random", c_random)):
         risks = np.column_stack([base + delta, base, c_risk]).clip(0.0, 1.0)
         scores = risks + np.sqrt(risks * (1 - risks) / n_test[:, None]) * noise
-        if place == "last":
+        if place == "fixed":
             out["c_last_all"] = float(np.all(scores[:, 2] > scores[:, :2].max(axis=1)))
             diff = scores[:, 0] - scores[:, 1]
+            out["a_wins"] = float(np.sum(diff < 0))
             out["a_wins_all"] = float(np.all(diff < 0))
+            lo, hi = scores[:, :2].min(axis=1), scores[:, :2].max(axis=1)
+            between = (scores[:, 2] > lo) & (scores[:, 2] < hi)
+            out["c_between_wins"] = float(np.sum(between & (diff < 0)))
+            out["c_between_losses"] = float(np.sum(between & (diff > 0)))
             # the paired t at 5 % of suite_trial, as |t| > t_{0.975, m - 1} (scipy's
             # ttest_1samp costs more than the rest of the trial)
             t_stat = diff.mean() / (diff.std(ddof=1) / np.sqrt(n_datasets))
@@ -398,7 +417,7 @@ def run_pool(
     Examples
     --------
     >>> r = run_pool(n_repeats=3)
-    >>> r["nemenyi_last"].shape, r["nemenyi_random"].shape
+    >>> r["nemenyi_fixed"].shape, r["nemenyi_random"].shape
     ((3,), (3,))
     """
     return _repeat_suites(
