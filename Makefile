@@ -10,7 +10,12 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 JB     := $(BIN)/jupyter-book
-PYTEST := $(BIN)/python -m pytest -p no:cacheprovider
+# Every test process does its numerics on one thread (OpenBLAS, OpenMP): the stages run two
+# processes on the two cores already, and two BLAS threads in each then fight for them
+# (chapter 7 with the logistic learner, two papermill runs side by side: 53 s with the
+# default threads, 21 s with one). The chapters' numbers are the same either way (nbval).
+ONE_THREAD := OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
+PYTEST := $(ONE_THREAD) $(BIN)/python -m pytest -p no:cacheprovider
 TIMES  := _build/test-times.txt
 NBVAL_FLAGS := --nbval --nbval-current-env --nbval-cell-timeout=600 \
                --nbval-sanitize-with tests/nbval_sanitize.cfg
@@ -47,7 +52,7 @@ BUILD := CVBOOK_BUILD_JOBS=$(BUILD_JOBS) $(BIN)/python tools/build_book.py
 # EXECUTED (with the prose's numbers and the run's wall and CPU time); the build reads
 # it (_ext/cvbook_executed.py) instead of executing the chapters again.
 EXECUTED := _build/executed
-EXECUTE := CVBOOK_EXECUTED=$(EXECUTED) PYTHONPATH=$(CURDIR)/tests
+EXECUTE := $(ONE_THREAD) CVBOOK_EXECUTED=$(EXECUTED) PYTHONPATH=$(CURDIR)/tests
 EXECUTED_PLUGIN := -p nbval_executed
 
 # The chapters are executed once (nbval's runner, outputs not compared: --nbval-lax) into
@@ -115,7 +120,7 @@ $(STAMP_MIN): pyproject.toml constraints-min.txt
 # The tests of `make unit`, less those that read the book's files with dev-only packages
 # (nbformat, pyyaml); the dask test skips itself (dask is not a runtime dependency).
 unit-min: $(STAMP_MIN)  ## unit tests and doctests at the minimum versions (cached .venv-min)
-	$(call timed,unit-min,$(VENV_MIN)/bin/python -m pytest -p no:cacheprovider -q $(call xdist,load) $(UNIT_ARGS) \
+	$(call timed,unit-min,$(ONE_THREAD) $(VENV_MIN)/bin/python -m pytest -p no:cacheprovider -q $(call xdist,load) $(UNIT_ARGS) \
 	    --ignore=tests/booktoc.py --ignore=tests/test_book.py --ignore=tests/test_environment.py \
 	    --ignore=tests/nbval_executed.py --ignore=tests/test_executed.py)
 

@@ -30,11 +30,13 @@ chapter):
 * **in one kernel per chapter** (nbclient, the notebook parameterised by papermill's
   own ``parameterize_notebook``, the kernel's namespace reset and the published numbers
   cleared before each run): the smoke run, then every ``changes_result`` value (``seed``
-  included) and every ``keeps_result`` value on top of it, a misspelt parameter name
-  (which must stop the check cell, naming it: ``check_parameter_names`` reads the
-  kernel's input history, as in a papermill run), and last the random draw again. That
-  last run must publish exactly what the papermill run of the draw published, so state
-  left by earlier runs in the shared kernel would fail the test.
+  included) and every ``keeps_result`` value but ``n_jobs`` on top of it, a misspelt
+  parameter name (which must stop the check cell, naming it: ``check_parameter_names``
+  reads the kernel's input history, as in a papermill run), and last the random draw
+  again, with another ``n_jobs``. That last run must publish exactly what the papermill
+  run of the draw published, so state left by earlier runs in the shared kernel, or a
+  result that depends on the number of workers, would fail the test (one run for what
+  were two: the ``n_jobs`` run on top of the smoke run is not made).
 * **in this process**: every other bad value. The notebook's cells up to the check cell
   (the cell after the parameters) run as Python, with the assignments papermill would
   inject; a real papermill run of one bad value per chapter must fail with exactly the
@@ -311,6 +313,28 @@ def _in_process_check(nb_path: Path, params: dict):
 # --------------------------------------------------------------------------- the runs of a chapter
 
 
+def _kept(nb_path: Path) -> dict:
+    """The ``keeps_result`` values the shared kernel runs on top of the smoke run: all
+    but ``n_jobs``, which the draw's second run varies (:func:`_draw_again`)."""
+    return {k: v for k, v in _meta(nb_path).get("keeps_result", {}).items() if k != "n_jobs"}
+
+
+def _draw_again(nb_path: Path) -> dict:
+    """The draw as the shared kernel runs it, last: with another ``n_jobs`` when the
+    chapter declares that ``n_jobs`` keeps its results (``keeps_result``).
+
+    One run checks two things that each needed a run of their own: nothing leaks between
+    the runs that share a kernel, and the number of workers changes no published number
+    (it must publish what the papermill run of the draw published)."""
+    drawn = _draw(nb_path)
+    if "n_jobs" not in _meta(nb_path).get("keeps_result", {}):
+        return drawn
+    current = drawn.get("n_jobs", _default(pm.inspect_notebook(str(nb_path))["n_jobs"]))
+    kept = _meta(nb_path)["keeps_result"]["n_jobs"]
+    other = next(v for v in (kept, _smoke(nb_path).get("n_jobs"), 1, 2) if v not in (None, current))
+    return {**drawn, "n_jobs": other}
+
+
 def _first_kind_case(nb_path: Path) -> tuple[str, object] | None:
     """The bad value that also goes through papermill: the first wrong-kind value."""
     for name, info in pm.inspect_notebook(str(nb_path)).items():
@@ -326,11 +350,22 @@ _RUNS: dict[str, dict] = {}
 COSTS = ROOT / "_build" / "costs"
 
 
+#: The wall time of each run of the chapter being made (``_make_runs``), in order:
+#: ``[what, parameters, seconds]``; written beside the chapter's total in ``COSTS``.
+_RUN_TIMES: list[list] = []
+
+
 def _guarded(run, *args):
+    start = time.perf_counter()
     try:
         return run(*args)
     except Exception as exc:  # reported by the test that needs this run
         return exc
+    finally:
+        what = getattr(run, "__name__", "run").lstrip("_")
+        params = args[1] if what.startswith("papermill") else args[0]
+        params = params.name if isinstance(params, Path) else params
+        _RUN_TIMES.append([what, params, round(time.perf_counter() - start, 1)])
 
 
 def _make_runs(nb_path: Path, out_dir: str) -> dict:
@@ -353,10 +388,10 @@ def _make_runs(nb_path: Path, out_dir: str) -> dict:
     # draw last (it must publish what the papermill run of the draw did)
     meta = _meta(nb_path)
     order = [_key(smoke)]
-    for name, value in {**meta.get("changes_result", {}), **meta.get("keeps_result", {})}.items():
+    for name, value in {**meta.get("changes_result", {}), **_kept(nb_path)}.items():
         order.append(_key({**smoke, name: value}))
     if not isinstance(drawn, Exception):
-        order.append(_key(drawn))
+        order.append(_key(_draw_again(nb_path)))
     misspelt = _key({**smoke, _misspelt_name(nb_path): 3})
     try:
         with _shared_kernel(nb_path) as (run, run_bad):
@@ -379,10 +414,18 @@ def chapter_runs(tmp_path_factory):
         if str(nb_path) not in _RUNS:
             out_dir = str(tmp_path_factory.mktemp(f"papermill-{nb_path.stem}"))
             start = time.perf_counter()
+            _RUN_TIMES.clear()
             _RUNS[str(nb_path)] = _make_runs(nb_path, out_dir)
             COSTS.mkdir(parents=True, exist_ok=True)
             (COSTS / f"papermill-{nb_path.stem}.json").write_text(
-                json.dumps({"chapter": nb_path.stem, "wall_s": time.perf_counter() - start})
+                json.dumps(
+                    {
+                        "chapter": nb_path.stem,
+                        "wall_s": time.perf_counter() - start,
+                        "runs": _RUN_TIMES[:],
+                    },
+                    indent=1,
+                )
             )
         return _RUNS[str(nb_path)]
 
@@ -462,12 +505,23 @@ def test_a_random_legal_draw_runs_to_the_end(nb_path: Path, chapter_runs):
 
 @pytest.mark.parametrize("nb_path", [_by_chapter(p, id=p.stem) for p in ORDER])
 def test_shared_kernel_reproduces_the_papermill_run(nb_path: Path, chapter_runs):
-    """The draw in the shared kernel, made after every other run there, publishes
-    exactly what the papermill run in a fresh kernel published: nothing leaks between
-    the runs that share a kernel."""
+    """The draw in the shared kernel, made after every other run there and with another
+    ``n_jobs`` (:func:`_draw_again`), publishes exactly what the papermill run in a
+    fresh kernel published: nothing leaks between the runs that share a kernel, and the
+    number of workers changes no published number."""
     runs = chapter_runs(nb_path)
     fresh = _get_draw(runs, "papermill", nb_path)
-    assert _get_draw(runs, "shared", nb_path) == fresh, _draw_text(nb_path)
+    again = _draw_again(nb_path)
+    shared = runs["shared", _key(again)]
+    if isinstance(shared, Exception):
+        raise AssertionError(f"{nb_path.name} failed (shared) with {again}: {shared}")
+    differing = sorted(k for k in fresh if fresh[k] != shared.get(k))
+    assert shared.keys() == fresh.keys() and not differing, (
+        f"{nb_path.name}: the shared kernel's run of the draw with n_jobs="
+        f"{again.get('n_jobs')} published other numbers than the papermill run "
+        f"({differing}): state left by an earlier run, or results that depend on the "
+        f"number of workers\n{_draw_text(nb_path)}"
+    )
 
 
 def _cases():
@@ -475,7 +529,7 @@ def _cases():
         meta = _meta(nb_path)
         for name, value in meta.get("changes_result", {}).items():
             yield _by_chapter(nb_path, name, value, True, id=f"{nb_path.stem}-{name}")
-        for name, value in meta.get("keeps_result", {}).items():
+        for name, value in _kept(nb_path).items():  # n_jobs: see _draw_again
             yield _by_chapter(nb_path, name, value, False, id=f"{nb_path.stem}-{name}-invariant")
 
 
