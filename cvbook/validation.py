@@ -997,12 +997,23 @@ def check_test_size(test_size: Any, name: str = "test_size") -> float | int:
     Traceback (most recent call last):
     ...
     ValueError: test_size must be a fraction in (0, 1) or an integer count, got 3.0
+    >>> check_test_size("0.2")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cvbook.validation.ArgumentTypeError: test_size must be a fraction in (0, 1) or an ...
     """
     if isinstance(test_size, (float, np.floating)) and not float(test_size).is_integer():
         return float(check_open_unit(test_size, name, scalar=True))
     if isinstance(test_size, (float, np.floating)):
         raise ValueError(
             f"{name} must be a fraction in (0, 1) or an integer count, got {test_size!r}"
+        )
+    if isinstance(test_size, (bool, np.bool_)) or not isinstance(
+        test_size, (numbers.Integral, np.ndarray)
+    ):
+        raise ArgumentTypeError(
+            f"{name} must be a fraction in (0, 1) or an integer count >= 1, "
+            f"got {_describe(test_size)}"
         )
     return check_int(test_size, name, minimum=1)
 
