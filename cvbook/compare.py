@@ -41,7 +41,7 @@ from .validation import (
     check_predicted_labels,
     check_same_length,
     check_target_for_loss,
-    check_test_count,
+    check_test_count_bound,
     validate_params,
 )
 
@@ -384,7 +384,7 @@ def mcnemar_test(
     return ComparisonTest((b - c) / n, float(chi2), p, (1.0,), "mcnemar", "conditional", 0)
 
 
-@validate_params({**_TWO, "loss": MCNEMAR_LOSS})
+@validate_params({**_TWO, "loss": MCNEMAR_LOSS, "test_size": "test_size"})
 def mcnemar_holdout(
     estimator_a,
     estimator_b,
@@ -414,7 +414,7 @@ def mcnemar_holdout(
     """
     X, y, n = check_data(X, y)
     y = check_target(y, loss)
-    n_test = check_test_count(test_size, n)
+    n_test = check_test_count_bound(test_size, n)
     ((train, test),) = random_splits(y, 1, n_test, loss, as_random_state(random_state))
     pa = fit_predict(estimator_a, X, y, train, test)
     pb = fit_predict(estimator_b, X, y, train, test)
@@ -430,7 +430,9 @@ def mcnemar_holdout(
     return ComparisonTest(r.difference, r.statistic, r.p_value, (), "mcnemar", "conditional", 2)
 
 
-@validate_params({**_TWO, "n_splits": Interval("int", 2), "n_jobs": "n_jobs"})
+@validate_params(
+    {**_TWO, "n_splits": Interval("int", 2), "test_size": "test_size", "n_jobs": "n_jobs"}
+)
 def corrected_paired_ttest(
     estimator_a,
     estimator_b,
@@ -470,7 +472,7 @@ def corrected_paired_ttest(
     """
     X, y, n = check_data(X, y)
     y = check_target(y, loss)
-    n_test = check_test_count(test_size, n)
+    n_test = check_test_count_bound(test_size, n)
     splits = random_splits(y, n_splits, n_test, loss, as_random_state(random_state))
     la = split_losses(estimator_a, X, y, splits, loss, n_jobs)
     lb = split_losses(estimator_b, X, y, splits, loss, n_jobs)

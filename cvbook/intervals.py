@@ -61,7 +61,7 @@ from .validation import (
     check_int,
     check_predicted_labels,
     check_same_length,
-    check_test_count,
+    check_test_count_bound,
     check_train_test_splits,
     inside_checked_call,
     validate_params,
@@ -393,7 +393,9 @@ def _z(alpha: float) -> float:
 # Hold-out
 
 
-@validate_params({**_INTERVAL, "method": Options("clopper_pearson", "wald")})
+@validate_params(
+    {**_INTERVAL, "test_size": "test_size", "method": Options("clopper_pearson", "wald")}
+)
 def holdout_interval(
     estimator,
     X,
@@ -449,7 +451,7 @@ def holdout_interval(
             "method='clopper_pearson' needs loss='zero_one' (it counts errors); "
             f"got loss={loss!r}: use method='wald'"
         )
-    n_test = check_test_count(test_size, n)
+    n_test = check_test_count_bound(test_size, n)
     if method == "wald" and n_test < 2:
         raise ValueError(
             f"test_size must give at least 2 test points for method='wald' (its width "
@@ -639,7 +641,9 @@ def corrected_t_from_split_means(
     return est, est - half, est + half
 
 
-@validate_params({**_INTERVAL, "n_splits": Interval("int", 2), "n_jobs": "n_jobs"})
+@validate_params(
+    {**_INTERVAL, "n_splits": Interval("int", 2), "test_size": "test_size", "n_jobs": "n_jobs"}
+)
 def corrected_t_interval(
     estimator,
     X,
@@ -688,7 +692,7 @@ def corrected_t_interval(
     """
     alpha, X, y, n = _check_common(loss, alpha, X, y)
     y = check_target(y, loss)
-    n_test = check_test_count(test_size, n)
+    n_test = check_test_count_bound(test_size, n)
     rng = as_random_state(random_state)
     splits = random_splits(y, n_splits, n_test, loss, rng)
     means = [float(v.mean()) for v in split_losses(estimator, X, y, splits, loss, n_jobs)]
@@ -701,6 +705,7 @@ def corrected_t_interval(
         **_INTERVAL,
         "n_splits": Interval("int", 1),
         "n_pairs": Interval("int", 1),
+        "test_size": "test_size",
         "n_jobs": "n_jobs",
     }
 )
@@ -764,7 +769,7 @@ def conservative_z_interval(
     """
     alpha, X, y, n = _check_common(loss, alpha, X, y)
     y = check_target(y, loss)
-    n_test = check_test_count(test_size, n)
+    n_test = check_test_count_bound(test_size, n)
     half_n = n // 2
     if half_n - n_test < 2:
         raise ValueError(

@@ -31,6 +31,7 @@ from sklearn.model_selection import KFold, StratifiedKFold
 from .holdout import Selection
 from .risk import LOSS, Loss, check_target, empirical_risk, score_splits
 from .validation import (
+    Interval,
     as_random_state,
     check_1d_labels,
     check_candidates,
@@ -39,6 +40,7 @@ from .validation import (
     check_int,
     check_integer_array,
     check_n_splits,
+    check_n_splits_bound,
     check_train_test_splits,
     check_xy,
     validate_params,
@@ -57,8 +59,9 @@ __all__ = [
 ]
 
 
-#: What a K-fold split accepts (``n_splits`` is checked against the data, in the body).
-_SPLIT = {"stratify": "boolean", "random_state": "random_state"}
+#: What a K-fold split accepts. ``n_splits`` is declared an int >= 2 here; its bound
+#: ``n_splits <= m`` needs the data and is the body's (``check_n_splits_bound``), once.
+_SPLIT = {"n_splits": Interval("int", 2), "stratify": "boolean", "random_state": "random_state"}
 
 
 @validate_params({**_SPLIT, "shuffle": "boolean"})
@@ -109,13 +112,22 @@ def make_kfold(
             raise ValueError("y or m must be given, to know the number of points")
         m = len(y)
     m = check_int(m, "m", minimum=1)
-    n_splits = check_n_splits(n_splits, m)
+    n_splits = check_n_splits_bound(n_splits, m)
+    if stratify and y is None:
+        raise ValueError("y must be given when stratify=True")
+    return _kfold_splitter(n_splits, y, stratify, shuffle, random_state)
+
+
+def _kfold_splitter(
+    n_splits: int, y: Any, stratify: bool, shuffle: bool, random_state: Any
+) -> KFold | StratifiedKFold:
+    """:func:`make_kfold` once its arguments are checked (``n_splits`` an int in ``[2, m]``;
+    ``y`` given when ``stratify``): the callers in this module check the bound of their
+    own ``n_splits`` under its own name, once."""
     int_seed = random_state is None or isinstance(random_state, (int, np.integer))
     rs = as_random_state(random_state, to="seed" if int_seed else "randomstate")
     rs = rs if shuffle else None
     if stratify:
-        if y is None:
-            raise ValueError("y must be given when stratify=True")
         labels, counts = np.unique(np.asarray(y), return_counts=True)
         if counts.min() < n_splits:
             small = labels[np.argmin(counts)].item()
@@ -127,7 +139,7 @@ def make_kfold(
     return KFold(n_splits=n_splits, shuffle=shuffle, random_state=rs)
 
 
-@validate_params({"random_state": "random_state"})
+@validate_params({"n_splits": Interval("int", 2), "random_state": "random_state"})
 def kfold_indices(m: int, n_splits: int, random_state: Any = None) -> list[np.ndarray]:
     """The ``K`` test folds of ``m`` points, from scratch: shuffle, then cut.
 
@@ -141,13 +153,20 @@ def kfold_indices(m: int, n_splits: int, random_state: Any = None) -> list[np.nd
     [[1, 2, 6], [0, 3], [4, 5]]
     """
     m = check_int(m, "m", minimum=1)
-    n_splits = check_n_splits(n_splits, m)
+    n_splits = check_n_splits_bound(n_splits, m)
     order = np.arange(m)
     as_random_state(random_state, to="randomstate").shuffle(order)
     return [np.sort(fold) for fold in np.array_split(order, n_splits)]
 
 
-@validate_params({"estimator": "estimator", "random_state": "random_state", "loss": LOSS})
+@validate_params(
+    {
+        "estimator": "estimator",
+        "n_splits": Interval("int", 2),
+        "random_state": "random_state",
+        "loss": LOSS,
+    }
+)
 def kfold_from_scratch(
     estimator: Any,
     X: Any,
@@ -307,19 +326,13 @@ def kfold_risks(
     X, y = check_xy(X, y)
     check_target(y, loss)
     if cv is None:
-        cv = make_kfold(
-            n_splits, y=y, stratify=stratify, shuffle=shuffle, random_state=random_state
-        )
+        n_splits = check_n_splits_bound(n_splits, len(y))
+        cv = _kfold_splitter(n_splits, y, stratify, shuffle, random_state)
     else:
-        cv = check_cv(cv, "cv", n_samples=len(y))
+        cv = check_cv(cv, "cv", n_samples=len(y))  # an int: checked >= 2 here, once
         if isinstance(cv, int):  # scikit-learn's convention: the number of folds
-            cv = make_kfold(
-                check_n_splits(cv, len(y), name="cv"),
-                y=y,
-                stratify=stratify,
-                shuffle=shuffle,
-                random_state=random_state,
-            )
+            cv = check_n_splits_bound(cv, len(y), name="cv")
+            cv = _kfold_splitter(cv, y, stratify, shuffle, random_state)
     n_cv = getattr(cv, "n_splits", None)
     if isinstance(n_cv, (int, np.integer)) and n_cv > len(y):
         raise ValueError(f"cv has n_splits={n_cv} folds, more than the m={len(y)} points")
@@ -372,7 +385,22 @@ def kfold_select(
     candidates = list(candidates)
     X, y = check_xy(X, y)
     check_target(y, loss)
-    cv = make_kfold(n_splits, y=y, stratify=stratify, random_state=random_state)
+    n_splits = check_n_splits_bound(n_splits, len(y))
+    return _select(candidates, X, y, n_splits, stratify, random_state, refit, loss)
+
+
+def _select(
+    candidates: list,
+    X: np.ndarray,
+    y: np.ndarray,
+    n_splits: int,
+    stratify: bool,
+    random_state: Any,
+    refit: bool,
+    loss: Loss,
+) -> Selection:
+    """:func:`kfold_select` once its arguments are checked (``n_splits`` in ``[2, m]``)."""
+    cv = _kfold_splitter(n_splits, y, stratify, True, random_state)
     folds = list(cv.split(X, y))
     risks = np.array([kfold_risks(est, X, y, cv=folds, loss=loss).risks for est in candidates])
     best = int(np.argmin(risks.mean(axis=1)))
@@ -403,7 +431,16 @@ class NestedResult:
     chosen: np.ndarray
 
 
-@validate_params({"candidates": check_candidates, **_SPLIT, "loss": LOSS})
+@validate_params(
+    {
+        "candidates": check_candidates,
+        "outer_splits": Interval("int", 2),
+        "inner_splits": Interval("int", 2),
+        "stratify": "boolean",
+        "random_state": "random_state",
+        "loss": LOSS,
+    }
+)
 def nested_kfold(
     candidates: Sequence[Any],
     X: Any,
@@ -449,21 +486,15 @@ def nested_kfold(
     candidates = list(candidates)
     X, y = check_xy(X, y)
     check_target(y, loss)
-    outer_splits = check_n_splits(outer_splits, len(y), name="outer_splits")
+    outer_splits = check_n_splits_bound(outer_splits, len(y), name="outer_splits")
     smallest_train = len(y) - -(-len(y) // outer_splits)  # m minus the largest outer fold
-    inner_splits = check_n_splits(inner_splits, smallest_train, name="inner_splits")
-    outer = make_kfold(outer_splits, y=y, stratify=stratify, random_state=random_state)
+    inner_splits = check_n_splits_bound(inner_splits, smallest_train, name="inner_splits")
+    outer = _kfold_splitter(outer_splits, y, stratify, True, random_state)
     risks, sizes, inner_best, chosen = [], [], [], []
     for train, test in outer.split(X, y):
-        sel = kfold_select(
-            candidates,
-            X[train],
-            y[train],
-            n_splits=inner_splits,
-            stratify=stratify,
-            random_state=random_state,
-            refit=True,
-            loss=loss,
+        # every outer training part has >= smallest_train points: the bound holds
+        sel = _select(
+            candidates, X[train], y[train], inner_splits, stratify, random_state, True, loss
         )
         risks.append(empirical_risk(y[test], sel.best_estimator.predict(X[test]), loss=loss))
         sizes.append(len(test))

@@ -75,6 +75,7 @@ __all__ = [
     "check_model",
     "check_n_jobs",
     "check_n_splits",
+    "check_n_splits_bound",
     "check_not_complex",
     "check_open_unit",
     "check_option",
@@ -87,7 +88,9 @@ __all__ = [
     "check_splitter_seed",
     "check_target_for_loss",
     "check_test_count",
+    "check_test_count_bound",
     "check_test_fraction",
+    "check_test_size",
     "check_train_test_splits",
     "inside_checked_call",
     "make_constraint",
@@ -927,7 +930,9 @@ def check_cv(cv: Any, name: str = "cv", *, n_samples: int | None = None, minimum
 
 
 def check_n_splits(n_splits: Any, m: int, name: str = "n_splits") -> int:
-    """Return ``n_splits`` as an int ``K`` with ``2 <= K <= m``.
+    """Return ``n_splits`` as an int ``K`` with ``2 <= K <= m``: its type and range, then
+    :func:`check_n_splits_bound`. For a caller that does not declare ``n_splits``; a
+    function that declares it (``Interval("int", 2)``) checks only the bound in its body.
 
     Examples
     --------
@@ -948,6 +953,27 @@ def check_n_splits(n_splits: Any, m: int, name: str = "n_splits") -> int:
         raise ValueError(
             f"{name} must be >= 2 (one fold to test, at least one to train), got {n_splits}"
         )
+    return check_n_splits_bound(n_splits, m, name)
+
+
+def check_n_splits_bound(n_splits: int, m: int, name: str = "n_splits") -> int:
+    """The bound of ``n_splits`` that needs the data: ``K <= m``, the number of points.
+
+    Only the bound: the type and ``K >= 2`` are the declaration's
+    (``validate_params({"n_splits": Interval("int", 2)})``), checked once at the door,
+    so a declared ``n_splits`` is not checked twice. Undeclared callers use
+    :func:`check_n_splits`, which checks all of it.
+
+    Examples
+    --------
+    >>> check_n_splits_bound(5, 20)
+    5
+    >>> check_n_splits_bound(21, 20)
+    Traceback (most recent call last):
+    ...
+    ValueError: n_splits must be <= m=20, the number of points (K = m is leave-one-out), got 21
+    """
+    n_splits = int(n_splits)
     if n_splits > m:
         raise ValueError(
             f"{name} must be <= m={m}, the number of points (K = m is leave-one-out), "
@@ -956,23 +982,75 @@ def check_n_splits(n_splits: Any, m: int, name: str = "n_splits") -> int:
     return n_splits
 
 
+def check_test_size(test_size: Any, name: str = "test_size") -> float | int:
+    """A test size's type and range, without the data: a fraction strictly between 0 and 1
+    (a float that is not a whole number) or an integer count >= 1.
+
+    The named constraint ``"test_size"`` of :func:`validate_params`; the bound against the
+    number of points is :func:`check_test_count_bound`.
+
+    Examples
+    --------
+    >>> check_test_size(0.25), check_test_size(3)
+    (0.25, 3)
+    >>> check_test_size(3.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: test_size must be a fraction in (0, 1) or an integer count, got 3.0
+    >>> check_test_size("0.2")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cvbook.validation.ArgumentTypeError: test_size must be a fraction in (0, 1) or an ...
+    """
+    if isinstance(test_size, (float, np.floating)) and not float(test_size).is_integer():
+        return float(check_open_unit(test_size, name, scalar=True))
+    if isinstance(test_size, (float, np.floating)):
+        raise ValueError(
+            f"{name} must be a fraction in (0, 1) or an integer count, got {test_size!r}"
+        )
+    if isinstance(test_size, (bool, np.bool_)) or not isinstance(
+        test_size, (numbers.Integral, np.ndarray)
+    ):
+        raise ArgumentTypeError(
+            f"{name} must be a fraction in (0, 1) or an integer count >= 1, "
+            f"got {_describe(test_size)}"
+        )
+    return check_int(test_size, name, minimum=1)
+
+
 def check_test_count(test_size: Any, n: int, name: str = "test_size") -> int:
-    """Number of test points from a fraction in (0, 1) or a count in [1, n - 2].
+    """Number of test points from a fraction in (0, 1) or a count in [1, n - 2]:
+    :func:`check_test_size`, then :func:`check_test_count_bound`. For a caller that does
+    not declare ``test_size``; one that declares it (``"test_size"``) checks only the bound.
 
     Examples
     --------
     >>> check_test_count(0.25, 20), check_test_count(3, 20)
     (5, 3)
     """
-    if isinstance(test_size, (float, np.floating)) and not float(test_size).is_integer():
-        frac = float(check_open_unit(test_size, name, scalar=True))
-        n_test = round(frac * n)
-    elif isinstance(test_size, (float, np.floating)):
-        raise ValueError(
-            f"{name} must be a fraction in (0, 1) or an integer count, got {test_size!r}"
-        )
+    return check_test_count_bound(check_test_size(test_size, name), n, name)
+
+
+def check_test_count_bound(test_size: float | int, n: int, name: str = "test_size") -> int:
+    """The number of test points of a checked ``test_size`` (a fraction in (0, 1) or a
+    count >= 1, as :func:`check_test_size` returns it), and its bound that needs the data:
+    at least 1 test point and 2 training points out of ``n``.
+
+    Only the bound: the type and range are the declaration's, checked once at the door.
+
+    Examples
+    --------
+    >>> check_test_count_bound(0.25, 20), check_test_count_bound(3, 20)
+    (5, 3)
+    >>> check_test_count_bound(0.95, 20)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: test_size leaves 19 test points out of 20: it must leave at least 1 test ...
+    """
+    if isinstance(test_size, (float, np.floating)):
+        n_test = round(float(test_size) * n)
     else:
-        n_test = check_int(test_size, name, minimum=1)
+        n_test = int(test_size)
     if not 1 <= n_test <= n - 2:
         raise ValueError(
             f"{name} leaves {n_test} test points out of {n}: it must leave at "
@@ -1571,6 +1649,7 @@ NAMED_CONSTRAINTS: dict[str, Constraint] = {
     "callable": _Check(_check_callable, "callable"),
     "distribution": _Check(check_distribution, "an object with a sample(m, random_state) method"),
     "model": _Check(check_model, "a fitted classifier with a predict method"),
+    "test_size": _Check(check_test_size, "a fraction in (0, 1) or an integer count >= 1"),
 }
 
 

@@ -6,6 +6,8 @@
   gets the same type and the same words from every method;
 * (b) each argument is checked once per public call, counted on nested paths (a
   bootstrap study, chapter 1's ``coverage_table``, K-fold with an estimator, an interval);
+  a declared ``n_splits`` or ``test_size`` is checked once at the door, and its bound
+  against the data once in the body, with the messages of the full checks;
 * (c) nested calls of decorated functions skip their checks; a user's trial run by
   :func:`cvbook.simulation.repeat` does not;
 * (d) the decorator keeps signatures and docstrings;
@@ -250,12 +252,29 @@ def test_the_svm_string_as_estimator_is_an_argument_type_error_everywhere():
 # --- (b) checked once per public call -----------------------------------------------------
 
 
-def _count_checks(call, values):
+#: The checks of a bound that needs the data (``n_splits <= m``, the test count against
+#: ``n``), which a body makes after the declaration checked the type: counted apart.
+BOUND_CHECKS = {"check_n_splits_bound", "check_test_count_bound"}
+
+
+def _same(checked, value, by_value):
+    if checked is value:
+        return True
+    if not by_value or isinstance(checked, (bool, np.bool_)):
+        return False
+    if not isinstance(checked, (int, float, np.integer, np.floating)):
+        return False
+    return bool(checked == value)
+
+
+def _count_checks(call, values, *, bounds=None, by_value=False):
     """How many times each argument of ``values`` (name -> the object passed) is checked
     during ``call()``: the declared checks (``validation.check_param``) plus every call
     into ``validation`` from outside it that checks that very object (a re-check left in
     a body, under any name). A check of another object (a seed a trial draws) is not
-    counted."""
+    counted. The bound checks of :data:`BOUND_CHECKS` go to the Counter ``bounds`` (if
+    given), not to the checks. ``by_value=True`` also follows the value once converted (a
+    number checked again as ``int(k)``): use it with values no other argument shares."""
     counts = Counter()
     vfile = validation.__file__
 
@@ -276,9 +295,13 @@ def _count_checks(call, values):
             if frame.f_code.co_argcount
             else None
         )
+        is_bound = frame.f_code.co_name in BOUND_CHECKS
         for name, value in values.items():
-            if checked is value:
-                counts[name] += 1
+            if _same(checked, value, by_value):
+                if not is_bound:
+                    counts[name] += 1
+                elif bounds is not None:
+                    bounds[name] += 1
 
     old = sys.getprofile()
     sys.setprofile(profile)
@@ -296,6 +319,38 @@ def test_the_counter_sees_a_check_left_in_a_body():
 
     k = 10**6 + 1  # an object of its own
     assert _count_checks(lambda: twice(k), {"k": k}) == {"k": 2}
+
+
+def test_the_counter_sees_a_full_check_after_the_declaration_and_a_bound_made_twice():
+    @validate_params({"k": Interval("int", 2)})
+    def full_again(k, m):
+        return validation.check_n_splits(k, m, "k")
+
+    @validate_params({"k": Interval("int", 2)})
+    def converted_again(k, m):
+        return validation.check_int(int(k), "k", minimum=2)
+
+    @validate_params({"k": Interval("int", 2)})
+    def bound_twice(k, m):
+        validation.check_n_splits_bound(k, m, "k")
+        return validation.check_n_splits_bound(k, m - 1, "k")
+
+    @validate_params({"k": Interval("int", 2)})
+    def once(k, m):
+        return validation.check_n_splits_bound(k, m, "k")
+
+    def seen(func, by_value=False):
+        k = np.int64(7)  # an object of its own
+        bounds = Counter()
+        checks = _count_checks(lambda: func(k, 20), {"k": k}, bounds=bounds, by_value=by_value)
+        return dict(checks), dict(bounds)
+
+    assert seen(full_again) == ({"k": 2}, {})
+    assert seen(converted_again) == ({"k": 1}, {})  # int(k) is another object...
+    assert seen(converted_again, by_value=True) == ({"k": 2}, {})  # ...but the same value
+    assert seen(bound_twice) == ({"k": 1}, {"k": 2})
+    assert seen(once) == ({"k": 1}, {"k": 1})
+    assert seen(once, by_value=True) == ({"k": 1}, {"k": 1})
 
 
 def test_coverage_table_checks_delta_once_and_never_as_alpha():
@@ -342,6 +397,137 @@ def test_an_interval_checks_each_argument_once():
     }
     seen = _count_checks(lambda: corrected_t_interval(X=X, y=y, **args), args)
     assert seen == dict.fromkeys(args, 1), seen
+
+
+def _split_calls():
+    """(label, argument, value, call(value)) for every method that takes ``n_splits``,
+    ``outer_splits``, ``inner_splits``, an int ``cv`` or ``test_size`` and bounds it by
+    the data; the value (3, 4 or 0.25) is shared by no other argument of the call."""
+    from cvbook import compare, intervals, kfold
+
+    X = np.random.default_rng(0).normal(size=(30, 2))
+    y = np.r_[np.zeros(15), np.ones(15)]
+    est = DummyClassifier()
+    return [
+        ("make_kfold", "n_splits", 3, lambda v: kfold.make_kfold(v, y=y, stratify=True)),
+        ("kfold_indices", "n_splits", 3, lambda v: kfold.kfold_indices(30, v)),
+        ("kfold_from_scratch", "n_splits", 3, lambda v: kfold.kfold_from_scratch(est, X, y, v)),
+        ("kfold_risks", "n_splits", 3, lambda v: kfold.kfold_risks(est, X, y, n_splits=v)),
+        ("kfold_risks", "cv", 3, lambda v: kfold.kfold_risks(est, X, y, cv=v)),
+        ("kfold_select", "n_splits", 3, lambda v: kfold.kfold_select([est], X, y, n_splits=v)),
+        ("nested_kfold", "outer_splits", 3, lambda v: kfold.nested_kfold([est], X, y, v, 4)),
+        ("nested_kfold", "inner_splits", 4, lambda v: kfold.nested_kfold([est], X, y, 3, v)),
+        (
+            "mcnemar_holdout",
+            "test_size",
+            0.25,
+            lambda v: compare.mcnemar_holdout(est, est, X, y, test_size=v),
+        ),
+        (
+            "corrected_paired_ttest",
+            "test_size",
+            0.25,
+            lambda v: compare.corrected_paired_ttest(est, est, X, y, n_splits=2, test_size=v),
+        ),
+        (
+            "holdout_interval",
+            "test_size",
+            0.25,
+            lambda v: intervals.holdout_interval(est, X, y, test_size=v),
+        ),
+        (
+            "corrected_t_interval",
+            "test_size",
+            0.25,
+            lambda v: intervals.corrected_t_interval(est, X, y, n_splits=2, test_size=v),
+        ),
+        (
+            "conservative_z_interval",
+            "test_size",
+            0.25,
+            lambda v: intervals.conservative_z_interval(
+                est, X, y, n_splits=2, n_pairs=1, test_size=v
+            ),
+        ),
+    ]
+
+
+SPLIT_CALLS = _split_calls()
+
+
+@pytest.mark.parametrize(
+    "label, name, value, call", SPLIT_CALLS, ids=[f"{c[0]}-{c[1]}" for c in SPLIT_CALLS]
+)
+def test_a_split_size_is_checked_once_and_bounded_by_the_data_once(label, name, value, call):
+    value = np.int64(value) if isinstance(value, int) else np.float64(value)  # its own object
+    bounds = Counter()
+    checks = _count_checks(lambda: call(value), {name: value}, bounds=bounds, by_value=True)
+    assert dict(checks) == {name: 1}, (label, name, dict(checks))
+    assert dict(bounds) == {name: 1}, (label, name, dict(bounds))
+
+
+@pytest.mark.parametrize(
+    "label, name, value, call", SPLIT_CALLS, ids=[f"{c[0]}-{c[1]}" for c in SPLIT_CALLS]
+)
+def test_a_split_size_of_the_wrong_type_is_refused_in_the_one_form(label, name, value, call):
+    with pytest.raises(ValueError) as info:
+        call("5")
+    assert type(info.value) is ArgumentTypeError
+    assert _form(name).match(str(info.value)), str(info.value)
+
+
+_M_BOUND = "must be <= m=30, the number of points (K = m is leave-one-out), got 31"
+_N_BOUND = (
+    "leaves {} test points out of 30: it must leave at least 1 test point and 2 training points"
+)
+
+
+def _bad_bound_calls():
+    from cvbook import compare, intervals, kfold
+
+    X = np.random.default_rng(0).normal(size=(30, 2))
+    y = np.r_[np.zeros(15), np.ones(15)]
+    est = DummyClassifier()
+    rows = [
+        (lambda: kfold.make_kfold(31, m=30), f"n_splits {_M_BOUND}"),
+        (lambda: kfold.kfold_indices(30, 31), f"n_splits {_M_BOUND}"),
+        (lambda: kfold.kfold_from_scratch(est, X, y, 31), f"n_splits {_M_BOUND}"),
+        (lambda: kfold.kfold_risks(est, X, y, n_splits=31), f"n_splits {_M_BOUND}"),
+        (lambda: kfold.kfold_risks(est, X, y, cv=31), f"cv {_M_BOUND}"),
+        (lambda: kfold.kfold_select([est], X, y, n_splits=31), f"n_splits {_M_BOUND}"),
+        (lambda: kfold.nested_kfold([est], X, y, 31), f"outer_splits {_M_BOUND}"),
+        (
+            lambda: kfold.nested_kfold([est], X, y, 3, 21),
+            "inner_splits must be <= m=20, the number of points (K = m is leave-one-out), got 21",
+        ),
+    ]
+    for test_size, n_test in ((29, 29), (0.99, 30)):
+        message = "test_size " + _N_BOUND.format(n_test)
+        rows += [
+            (lambda t=test_size: compare.mcnemar_holdout(est, est, X, y, test_size=t), message),
+            (
+                lambda t=test_size: compare.corrected_paired_ttest(est, est, X, y, test_size=t),
+                message,
+            ),
+            (lambda t=test_size: intervals.holdout_interval(est, X, y, test_size=t), message),
+            (lambda t=test_size: intervals.corrected_t_interval(est, X, y, test_size=t), message),
+            (
+                lambda t=test_size: intervals.conservative_z_interval(est, X, y, test_size=t),
+                message,
+            ),
+        ]
+    return rows
+
+
+BAD_BOUNDS = _bad_bound_calls()
+
+
+@pytest.mark.parametrize("call, message", BAD_BOUNDS, ids=[m[:40] for _, m in BAD_BOUNDS])
+def test_a_bound_that_needs_the_data_keeps_its_message_and_type(call, message):
+    with pytest.raises(ValueError) as info:
+        call()
+    assert type(info.value) is ValueError
+    assert str(info.value) == message
 
 
 # --- (c) nested calls skip ------------------------------------------------------------------
