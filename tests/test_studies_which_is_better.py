@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from scipy import stats
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.dummy import DummyClassifier
 
@@ -277,3 +278,51 @@ def test_pool_counts_where_c_falls_between_a_and_b():
         b = suite_trial(np.random.default_rng(seed), "mixed")
         assert (a["a_wins_all"], a["c_last_all"]) == (b["a_wins_all"], b["c_last_all"])
         assert not (b["a_wins_all"] and b["b_wins_all"])
+
+
+def test_pool_rank_gap_is_the_rank_identity():
+    # rank_gap is R_B - R_A from Friedman's mean ranks (C fixed); the counts a_wins,
+    # c_between_wins and c_between_losses come from the scores alone, and the identity of the
+    # ranks ties them: R_B - R_A = (2 w - 13 + l_w - l_l) / 13, in every suite of every scenario
+    for k, sc in enumerate(("equal", "mixed", "skewed", "better")):
+        rec = run_pool(sc, n_repeats=60, random_state=20 + k)
+        w, l_w, l_l = rec["a_wins"], rec["c_between_wins"], rec["c_between_losses"]
+        np.testing.assert_allclose(rec["rank_gap"], (2 * w - 13 + l_w - l_l) / 13, atol=1e-12)
+        # Nemenyi names A (C fixed) only with a gap above the critical difference
+        named = rec["nemenyi_fixed"] < 0
+        assert np.all(rec["rank_gap"][named] > 0.919)
+    # the identity holds at other suite sizes too
+    rec = run_pool("skewed", n_repeats=20, n_datasets=7, random_state=3)
+    w, l_w, l_l = rec["a_wins"], rec["c_between_wins"], rec["c_between_losses"]
+    np.testing.assert_allclose(rec["rank_gap"], (2 * w - 7 + l_w - l_l) / 7, atol=1e-12)
+    # the rank tests off: no ranks
+    off = run_pool("skewed", n_repeats=3, nemenyi=False, random_state=3)
+    assert np.all(np.isnan(off["rank_gap"]))
+
+
+def test_pool_skewed_named_suites_win_all_13_unless_c_is_random():
+    # C fixed: the suites where Nemenyi names A are (nearly) those where A beats B on all 13;
+    # C at random, most of its named suites lack the 13 wins (the chapter's claim would fail)
+    rec = run_pool("skewed", n_repeats=600, random_state=8)
+    fixed, rand = rec["nemenyi_fixed"] < 0, rec["nemenyi_random"] < 0
+    all13 = rec["a_wins_all"] == 1
+    assert fixed.sum() >= 10 and all13[fixed].mean() > 0.9
+    assert rand.sum() >= 50 and all13[rand].mean() < 0.5
+
+
+def test_majority_all_plus_misses_are_the_labels_z():
+    # every fold model +1: d_i = -y_i, the all-pairs interval is the z interval for the mean of
+    # -y, and it misses Delta_K = 0 exactly when the labels' z exceeds 1.96; over all data sets,
+    # those misses are exactly the data sets whose labels' z exceeds 1.96 (whatever the folds)
+    z = stats.norm.isf(0.025)
+    for strat in (False, True):
+        rec = run_majority(n=100, n_repeats=300, random_state=5, stratified=strat)
+        plus = (rec["informative"] == 1) & (rec["disagree"] == 0)
+        miss = rec["cover_all_pairs"] == 0
+        assert (plus & miss).sum() > 0
+        assert np.array_equal(plus & miss, rec["label_z"] > z)
+        # all +1 needs a majority of +1 labels: est = -mean(y) < 0 there
+        assert np.all(rec["label_z"][plus] > 0) and np.all(rec["est"][plus] < 0)
+    # the labels' z from its definition, on a data set whose labels are all +1
+    one = majority_trial(np.random.default_rng(0), n=20, p=0.999)
+    assert one["label_z"] == np.inf and one["cover_all_pairs"] == 0

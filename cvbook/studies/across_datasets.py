@@ -7,7 +7,8 @@ each of the 13 Rätsch benchmarks, read from the committed runs.
 **A synthetic suite** (:func:`suite_trial`, :func:`run_suites`). Each repetition draws a
 suite of ``n_datasets`` data sets. On data set ``j`` the true risk of B is
 ``b_j ~ U(0.05, 0.30)``, that of A is ``b_j + delta_j`` and that of a third learner C is
-``b_j + 0.03`` (C worse everywhere, so that Friedman's test has something to find);
+``b_j + 0.03`` (worse than B everywhere, and than A wherever ``delta_j < 0.03``, so that
+Friedman's test has something to find);
 the three learners are scored on one test set of ``n_test_j`` points (log-uniform
 between 200 and 5000): each observed error is its risk plus a normal noise with the
 variance of a binomial proportion on ``n_test_j`` points, a share :data:`SHARED` (0.9)
@@ -346,9 +347,10 @@ def pool_trial(
         them; ``c_last_all``: 1 if, C fixed, C's observed error is the worst on every data
         set; ``c_between_wins`` and ``c_between_losses``: C fixed, the data sets on which
         C's observed error lies strictly between A's and B's where A wins, and where A
-        loses; ``n_losses``: the data sets with ``delta_j > 0`` (A truly worse). With C
-        fixed and no ties, ``R_B - R_A = (2 a_wins - n_datasets + c_between_wins -
-        c_between_losses) / n_datasets`` (an identity of the ranks).
+        loses; ``rank_gap``: C fixed, ``R_B - R_A``, B's mean rank minus A's in Friedman's
+        test (NaN when ``nemenyi=False``); ``n_losses``: the data sets with ``delta_j > 0``
+        (A truly worse). With C fixed and no ties, ``rank_gap = (2 a_wins - n_datasets +
+        c_between_wins - c_between_losses) / n_datasets`` (an identity of the ranks).
 
     Examples
     --------
@@ -356,7 +358,10 @@ def pool_trial(
     >>> sorted(r)[:6]
     ['a_wins', 'a_wins_all', 'c_between_losses', 'c_between_wins', 'c_last_all', 'n_losses']
     >>> sorted(r)[6:]
-    ['nemenyi_fixed', 'nemenyi_random', 'ttest', 'wilcoxon']
+    ['nemenyi_fixed', 'nemenyi_random', 'rank_gap', 'ttest', 'wilcoxon']
+    >>> w, l_w, l_l = r["a_wins"], r["c_between_wins"], r["c_between_losses"]
+    >>> bool(np.isclose(r["rank_gap"], (2 * w - 13 + l_w - l_l) / 13))
+    True
     >>> pool_trial(np.random.default_rng(0), "equal")["n_losses"]
     0.0
     """
@@ -373,7 +378,11 @@ def pool_trial(
     # drawn last, so that with C fixed the suite is suite_trial's under the same rng
     c_random = base - 0.01 + rng.normal(0.0, 0.03, n_datasets)
     noise = np.sqrt(SHARED) * common + np.sqrt(1 - SHARED) * own
-    out: dict[str, float] = {"n_losses": float(np.sum(delta > 0)), "wilcoxon": np.nan}
+    out: dict[str, float] = {
+        "n_losses": float(np.sum(delta > 0)),
+        "wilcoxon": np.nan,
+        "rank_gap": np.nan,
+    }
     for place, c_risk in (("fixed", base + 0.03), ("random", c_random)):
         risks = np.column_stack([base + delta, base, c_risk]).clip(0.0, 1.0)
         scores = risks + np.sqrt(risks * (1 - risks) / n_test[:, None]) * noise
@@ -400,6 +409,8 @@ def pool_trial(
             gap = fr.mean_ranks[0] - fr.mean_ranks[1]
             big = fr.p_value < 0.05 and abs(gap) > nemenyi_cd(n_datasets, 3)
             verdict = float(np.sign(gap)) if big else 0.0
+            if place == "fixed":
+                out["rank_gap"] = float(-gap)  # R_B - R_A
         out[f"nemenyi_{place}"] = verdict
     return out
 

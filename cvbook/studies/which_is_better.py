@@ -308,15 +308,22 @@ def majority_trial(
         covers ``delta_k``), ``err_a`` (A's K-fold test error, exact), ``cv_a`` (A's CV
         estimate), ``cover_a`` (chapter 7's ``cv_wald_interval``, within folds,
         covers ``err_a``), ``disagree`` (1 if the fold models do not all predict
-        the same label) and ``informative`` (1 if the paired differences ``d_i`` are not
+        the same label), ``informative`` (1 if the paired differences ``d_i`` are not
         all 0; 0 when every fold model of A predicts ``-1``, so that A and B are the same
         function, the interval is the point ``{0}`` and ``delta_k`` is 0: it covers by
-        construction).
+        construction) and ``label_z``, the labels' own z: their mean over its standard
+        error, ``mean(y) / (std(y) / sqrt(n))`` (``std`` with ``ddof=0``, as Bayle et
+        al.'s all-pairs variance; +-inf when every label is the same). Where every fold
+        model predicts ``+1``, ``d_i = -y_i`` and the all-pairs interval is the z
+        interval for the mean of ``-y``: it misses ``delta_k = 0`` exactly when
+        ``|label_z|`` exceeds the normal quantile.
 
     Examples
     --------
     >>> r = majority_trial(np.random.default_rng(0), n=40)
     >>> r["delta_k"] in (-0.0, 0.0)          # at p = 1/2 both risks are exactly 1/2
+    True
+    >>> bool(np.isfinite(r["label_z"]))
     True
     """
     rng = check_rng(rng, "rng")
@@ -349,6 +356,8 @@ def majority_trial(
     out: dict[str, float] = {"delta_k": err_a - p, "err_a": err_a}
     out["disagree"] = float(len(set(labels)) > 1)
     out["informative"] = float(any(np.any(a != b) for a, b in zip(la, lb, strict=True)))
+    y_bar, y_sd = float(np.mean(y)), float(np.std(y))
+    out["label_z"] = y_bar / (y_sd / np.sqrt(n)) if y_sd > 0 else float(np.sign(y_bar) * np.inf)
     for variance in VARIANCES:
         r = cv_compare_from_losses(la, lb, variance=variance)
         out[f"cover_{variance}"] = float(r.covers(out["delta_k"]))
