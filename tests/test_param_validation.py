@@ -530,6 +530,141 @@ def test_a_bound_that_needs_the_data_keeps_its_message_and_type(call, message):
     assert str(info.value) == message
 
 
+def _study_split_calls():
+    """(label, {argument: value}, call(**values)) for the studies that take split counts
+    and run the methods on them, many times per call: each count must be checked once at
+    the study's door and bounded by the data once, however many data sets or folds the
+    study runs. The values (3, 4) are shared by no other argument of the call."""
+    from cvbook.datasets import TwoGaussians
+    from cvbook.studies import bias_variance, selection
+
+    X, y = TwoGaussians().sample(30, random_state=0)
+    grid = {"alphas": [0.1, 1.0], "gammas": [0.5]}
+    tiny = {"n_repeats": 2, "random_state": 0, "n_jobs": 1}
+    return [
+        (
+            "grid_nested_kfold",
+            {"outer_splits": 3, "inner_splits": 4},
+            lambda **v: selection.grid_nested_kfold(X, y, **grid, **v, random_state=0),
+        ),
+        (
+            "selection_study",
+            {"outer_splits": 3, "inner_splits": 4},
+            lambda **v: selection.selection_study(TwoGaussians(), 30, **grid, **v, **tiny),
+        ),
+        (
+            "kfold_bias_variance",
+            {"ks[0]": 3, "ks[1]": 4},
+            lambda **v: bias_variance.kfold_bias_variance(
+                DummyClassifier(),
+                TwoGaussians(),
+                20,
+                [v["ks[0]"], v["ks[1]"]],
+                n_test=500,
+                stratify=True,
+                part_truths=True,
+                **tiny,
+            ),
+        ),
+    ]
+
+
+STUDY_SPLIT_CALLS = _study_split_calls()
+
+
+@pytest.mark.parametrize(
+    "label, args, call", STUDY_SPLIT_CALLS, ids=[c[0] for c in STUDY_SPLIT_CALLS]
+)
+def test_a_studys_split_counts_are_checked_once_and_bounded_once(label, args, call):
+    values = {name: np.int64(v) for name, v in args.items()}  # objects of their own
+    bounds = Counter()
+    checks = _count_checks(lambda: call(**values), values, bounds=bounds, by_value=True)
+    assert dict(checks) == dict.fromkeys(values, 1), (label, dict(checks))
+    assert dict(bounds) == dict.fromkeys(values, 1), (label, dict(bounds))
+
+
+def test_the_list_ks_is_checked_once():
+    from cvbook.datasets import TwoGaussians
+    from cvbook.studies.bias_variance import kfold_bias_variance
+
+    ks = [2, 5]
+    seen = _count_checks(
+        lambda: kfold_bias_variance(
+            DummyClassifier(), TwoGaussians(), 20, ks, n_repeats=2, n_test=500, n_jobs=1
+        ),
+        {"ks": ks},
+    )
+    assert seen == {"ks": 1}, seen
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (
+            lambda s: s.grid_nested_kfold(*_xy30(), [1.0], [1.0], outer_splits="5"),
+            ArgumentTypeError,
+            "outer_splits must be an integer, got '5'",
+        ),
+        (
+            lambda s: s.grid_nested_kfold(*_xy30(), [1.0], [1.0], inner_splits=1),
+            ValueError,
+            "inner_splits must be >= 2, got 1",
+        ),
+        (
+            lambda s: s.grid_nested_kfold(*_xy30(), [1.0], [1.0], outer_splits=31),
+            ValueError,
+            f"outer_splits {_M_BOUND}",
+        ),
+        (
+            lambda s: s.grid_nested_kfold(*_xy30(), [1.0], [1.0], 3, 21),
+            ValueError,
+            "inner_splits must be <= m=20, the number of points (K = m is leave-one-out), got 21",
+        ),
+        (
+            lambda s: s.selection_study(None, 30, [1.0], [1.0], inner_splits=2.0),
+            ArgumentTypeError,
+            "inner_splits must be an integer, got 2.0",
+        ),
+        (
+            lambda s: s.selection_study(None, 30, [1.0], [1.0], outer_splits=31),
+            ValueError,
+            f"outer_splits {_M_BOUND}",
+        ),
+    ],
+)
+def test_a_studys_bad_split_count_is_refused_in_the_one_form(call, error, message):
+    from cvbook.studies import selection
+
+    with pytest.raises(ValueError) as info:
+        call(selection)
+    assert type(info.value) is error
+    assert str(info.value) == message
+
+
+def _xy30():
+    return np.random.default_rng(0).normal(size=(30, 2)), np.r_[np.zeros(15), np.ones(15)]
+
+
+@pytest.mark.parametrize(
+    "ks, error, message",
+    [
+        ("25", ArgumentTypeError, "ks must be a list of integers K in [2, m], got '25'"),
+        ([], ValueError, "ks must hold at least one value of K, got none"),
+        ([2, "5"], ArgumentTypeError, "ks must be an integer, got '5'"),
+        ([2, 1], ValueError, "ks must be >= 2, got 1"),
+        ([2, 21], ValueError, f"ks {_M_BOUND.replace('30', '20').replace('31', '21')}"),
+    ],
+)
+def test_a_bad_ks_is_refused_in_the_one_form(ks, error, message):
+    from cvbook.datasets import TwoGaussians
+    from cvbook.studies.bias_variance import kfold_bias_variance
+
+    with pytest.raises(ValueError) as info:
+        kfold_bias_variance(DummyClassifier(), TwoGaussians(), 20, ks, n_repeats=2)
+    assert type(info.value) is error
+    assert str(info.value) == message
+
+
 # --- (c) nested calls skip ------------------------------------------------------------------
 
 

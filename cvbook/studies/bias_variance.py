@@ -9,19 +9,23 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import clone
+from sklearn.model_selection import KFold, StratifiedKFold
 
 from ..datasets.synthetic import monte_carlo_risk
 from ..holdout import clone_estimator
-from ..kfold import check_n_splits, kfold_risks, make_kfold
+from ..kfold import kfold_risks
 from ..simulation import repeat
 from ..stats import Paired, paired_variance_test
 from ..validation import (
+    ArgumentTypeError,
     check_bool,
     check_distribution,
     check_finite_values,
     check_float,
     check_int,
+    check_n_splits_bound,
     check_random_state,
+    validate_params,
 )
 
 __all__ = [
@@ -130,6 +134,24 @@ def _seeded(estimator: Any, rng: np.random.Generator) -> Any:
     return model
 
 
+def _splitter(k: int, y: np.ndarray, stratify: bool, seed: int) -> KFold | StratifiedKFold:
+    """``make_kfold(k, y=y, stratify=stratify, random_state=seed)`` for an int ``seed`` and a
+    ``k`` whose bound ``k <= m`` :func:`kfold_bias_variance` checked once for all its data
+    sets: the same folds, with no check of ``k`` made again. A stratified split still
+    needs every class of this data set's ``y`` to hold ``k`` members, refused as
+    :func:`cvbook.kfold.make_kfold` refuses it."""
+    if stratify:
+        labels, counts = np.unique(y, return_counts=True)
+        if counts.min() < k:
+            small = labels[np.argmin(counts)].item()
+            raise ValueError(
+                f"n_splits={k} is too large for stratify=True: class {small!r} of y "
+                f"has only {counts.min()} members, and every class needs at least n_splits"
+            )
+        return StratifiedKFold(n_splits=k, shuffle=True, random_state=seed)
+    return KFold(n_splits=k, shuffle=True, random_state=seed)
+
+
 def _bias_variance_one(
     rng: np.random.Generator,
     estimator: Any,
@@ -148,10 +170,8 @@ def _bias_variance_one(
     X, y = distribution.sample(m, random_state=int(rng.integers(2**31 - 1)))
     model = _seeded(estimator, rng)
     fold_seeds = [int(rng.integers(2**31 - 1)) for _ in ks]
-    folds = [
-        kfold_risks(model, X, y, n_splits=k, stratify=stratify, random_state=s)
-        for k, s in zip(ks, fold_seeds, strict=True)
-    ]
+    cvs = [_splitter(k, y, stratify, s) for k, s in zip(ks, fold_seeds, strict=True)]
+    folds = [kfold_risks(model, X, y, cv=cv) for cv in cvs]
     full = clone(model).fit(X, y)
     truth = monte_carlo_risk(
         full, distribution, n=n_test, random_state=int(rng.integers(2**31 - 1))
@@ -162,8 +182,8 @@ def _bias_variance_one(
     parts = None
     if part_truths:
         parts = []
-        for k, s in zip(ks, fold_seeds, strict=True):
-            train, _ = next(make_kfold(k, y=y, stratify=stratify, random_state=s).split(X, y))
+        for cv in cvs:
+            train, _ = next(cv.split(X, y))
             parts.append(
                 monte_carlo_risk(
                     clone(model).fit(X[train], y[train]),
@@ -180,6 +200,18 @@ def _bias_variance_one(
     return (*out, parts) if test_size is None else (*out, parts, test)
 
 
+def _check_ks(ks: Any, name: str = "ks") -> None:
+    """The declared constraint of ``ks``: a non-empty list of numbers of folds, ints >= 2
+    (each one's bound ``K <= m`` needs ``m``: :func:`kfold_bias_variance` checks it)."""
+    if isinstance(ks, (str, bytes)) or not isinstance(ks, Sequence):
+        raise ArgumentTypeError(f"{name} must be a list of integers K in [2, m], got {ks!r}")
+    if len(ks) == 0:
+        raise ValueError(f"{name} must hold at least one value of K, got none")
+    for k in ks:
+        check_int(k, name, minimum=2)
+
+
+@validate_params({"ks": _check_ks})
 def kfold_bias_variance(
     estimator: Any,
     distribution: Any,
@@ -251,11 +283,7 @@ def kfold_bias_variance(
     clone_estimator(estimator)
     check_distribution(distribution, "distribution")
     m = check_int(m, "m", minimum=3)
-    if isinstance(ks, (str, bytes)) or not isinstance(ks, Sequence):
-        raise ValueError(f"ks must be a list of integers K in [2, m], got {ks!r}")
-    ks = [check_n_splits(k, m, name="ks") for k in ks]
-    if not ks:
-        raise ValueError("ks must hold at least one value of K, got none")
+    ks = [check_n_splits_bound(k, m, name="ks") for k in ks]  # declared: only the bound
     for k in ks:
         if m - -(-m // k) < 2:  # the training part beside the largest fold
             raise ValueError(

@@ -10,22 +10,26 @@ from typing import Any
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.metrics.pairwise import rbf_kernel
+from sklearn.model_selection import KFold
 
 from ..datasets.synthetic import monte_carlo_risk
 from ..holdout import stratified_indices
-from ..kfold import FoldRisks, NestedResult, check_n_splits, make_kfold
+from ..kfold import FoldRisks, NestedResult
 from ..risk import count_errors, draw_sample, model_risk
 from ..simulation import repeat
 from ..validation import (
+    Interval,
     check_bool,
     check_candidates,
     check_distribution,
     check_float,
     check_int,
+    check_n_splits_bound,
     check_random_state,
     check_splitter_seed,
     check_test_fraction,
     check_xy,
+    validate_params,
 )
 
 __all__ = [
@@ -441,9 +445,16 @@ def _grid_errors(
     return out
 
 
+def _grid_kfold(n_splits: int, random_state: int | None) -> KFold:
+    """``make_kfold(n_splits, m=..., random_state=random_state)`` for a ``random_state``
+    already an int or None and an ``n_splits`` already checked against the smallest
+    sample it cuts: the same shuffled, unstratified folds, with no check made again."""
+    return KFold(n_splits=n_splits, shuffle=True, random_state=random_state)
+
+
 def _grid_select(kernels, t, idx, n_splits, random_state, alphas):
     """K-fold selection on the points ``idx``: mean fold error of every candidate."""
-    cv = make_kfold(n_splits, m=idx.size, random_state=random_state)
+    cv = _grid_kfold(n_splits, random_state)
     scores = np.zeros((alphas.size, len(kernels)))
     for train, test in cv.split(idx):
         scores += _grid_errors(kernels, t, idx[train], idx[test], alphas)
@@ -486,6 +497,23 @@ def _check_alphas_gammas(alphas: Any, gammas: Any) -> None:
             check_float(v, name, minimum=0, exclusive=True)
 
 
+#: The split counts of the grid studies: ints >= 2, declared once at the door; their bounds
+#: against the data (``_check_split_bounds``) are the bodies', once per call.
+_GRID_SPLITS = {"outer_splits": Interval("int", 2), "inner_splits": Interval("int", 2)}
+
+
+def _check_split_bounds(outer_splits: int, inner_splits: int, m: int) -> tuple[int, int]:
+    """The bounds of declared split counts on ``m`` points: ``outer_splits <= m``, and
+    ``inner_splits`` at most the smallest outer training part, ``m - ceil(m / outer_splits)``
+    (so every inner selection, on every training part, has points enough)."""
+    outer_splits = check_n_splits_bound(outer_splits, m, name="outer_splits")
+    inner_splits = check_n_splits_bound(
+        inner_splits, m - -(-m // outer_splits), name="inner_splits"
+    )
+    return outer_splits, inner_splits
+
+
+@validate_params(_GRID_SPLITS)
 def grid_nested_kfold(
     X: Any,
     y: Any,
@@ -530,15 +558,28 @@ def grid_nested_kfold(
     X, y = check_xy(X, y)
     _check_alphas_gammas(alphas, gammas)
     grid = candidate_grid("kridge", values=alphas, gammas=gammas)
-    n_gammas = len(gammas)
-    alphas = np.array([a for a, _ in grid.values[::n_gammas]])
-    gammas = [g for _, g in grid.values[:n_gammas]]
-    m = len(y)
-    outer_splits = check_n_splits(outer_splits, m, name="outer_splits")
-    inner_splits = check_n_splits(inner_splits, m - -(-m // outer_splits), name="inner_splits")
+    outer_splits, inner_splits = _check_split_bounds(outer_splits, inner_splits, len(y))
     rs = check_splitter_seed(random_state)
     if isinstance(rs, np.random.RandomState):  # one int for all the shuffles, as documented
         rs = int(rs.randint(0, 2**31 - 1))
+    return _grid_nested(X, y, grid, len(gammas), outer_splits, inner_splits, rs)
+
+
+def _grid_nested(
+    X: np.ndarray,
+    y: np.ndarray,
+    grid: CandidateGrid,
+    n_gammas: int,
+    outer_splits: int,
+    inner_splits: int,
+    rs: int | None,
+) -> GridNested:
+    """:func:`grid_nested_kfold` once its arguments are checked (``X``, ``y`` by
+    ``check_xy``; the split counts and their bounds on ``len(y)``; ``rs`` an int or None):
+    the selection study runs it on every data set without checking them again."""
+    alphas = np.array([a for a, _ in grid.values[::n_gammas]])
+    gammas = [g for _, g in grid.values[:n_gammas]]
+    m = len(y)
     classes = np.unique(y)
     if classes.size > 2:
         raise ValueError(f"y must hold at most two classes, got {classes.size}")
@@ -548,7 +589,7 @@ def grid_nested_kfold(
     scores = _grid_select(kernels, t, everything, inner_splits, rs, alphas)
     best = int(np.argmin(scores))
     risks, sizes, inner_best, chosen = [], [], [], []
-    for train, test in make_kfold(outer_splits, m=m, random_state=rs).split(everything):
+    for train, test in _grid_kfold(outer_splits, rs).split(everything):
         inner = _grid_select(kernels, t, train, inner_splits, rs, alphas)
         j = int(np.argmin(inner))
         a, g = divmod(j, len(gammas))
@@ -613,14 +654,18 @@ def _selection_one_body(
     if null:  # labels that carry no information: fair coins, independent of X
         y = np.where(rng.random(m) < 0.5, 1, -1)
     fold_seed = int(rng.integers(2**31 - 1))
-    res = grid_nested_kfold(X, y, alphas, gammas, outer_splits, inner_splits, fold_seed)
-    alpha, gamma = candidate_grid("kridge", alphas, gammas).values[res.best_index]
+    X, y = check_xy(X, y)
+    grid = candidate_grid("kridge", alphas, gammas)
+    # the split counts were checked, with their bounds on m, by selection_study, once
+    res = _grid_nested(X, y, grid, len(gammas), outer_splits, inner_splits, fold_seed)
+    alpha, gamma = grid.values[res.best_index]
     shipped = KernelRidgeClassifier(alpha=alpha, gamma=gamma).fit(X, y)
     mc_seed = int(rng.integers(2**31 - 1))
     truth = 0.5 if null else monte_carlo_risk(shipped, distribution, n=n_test, random_state=mc_seed)
     return res.own_score, res.nested.outer.mean, float(truth), res.best_index
 
 
+@validate_params(_GRID_SPLITS)
 def selection_study(
     distribution: Any,
     m: int,
@@ -675,8 +720,7 @@ def selection_study(
     m = check_int(m, "m", minimum=4)
     _check_alphas_gammas(alphas, gammas)
     candidate_grid("kridge", alphas, gammas)
-    outer_splits = check_n_splits(outer_splits, m, name="outer_splits")
-    inner_splits = check_n_splits(inner_splits, m - -(-m // outer_splits), name="inner_splits")
+    outer_splits, inner_splits = _check_split_bounds(outer_splits, inner_splits, m)
     null = check_bool(null, "null")
     n_test = check_int(n_test, "n_test", minimum=1)
     out = repeat(
