@@ -26,9 +26,11 @@ of the chapter's statements hold under their settings. Identities and invariants
 plain ``assert`` statements.
 
 Every claim publishes its numbers for the prose (``N.<id>``, ``N.<id>_z``,
-``N.<id>_verdict``), and :meth:`Claims.show` displays the chapter's table with a
-machine-readable copy (MIME type :data:`CLAIMS_MIME`) from which ``tools/ledger.py``
-builds the appendix's ledger of every claim of the book.
+``N.<id>_verdict``; ``N.<id>_z`` reads ``"n/a"`` for a claim on an interval, which has no
+z, and for a claim not made: a run publishes the same names whichever claims it could
+make, so a re-run's numbers compare name by name), and :meth:`Claims.show` displays the
+chapter's table with a machine-readable copy (MIME type :data:`CLAIMS_MIME`) from which
+``tools/ledger.py`` builds the appendix's ledger of every claim of the book.
 """
 
 from __future__ import annotations
@@ -477,7 +479,11 @@ class Claims:
             id, sentence, target, kind, estimate, se, float(low), float(high), value, margin, z
         )
         named = {id: claim.numbers(digits)}
-        if claim.z is not None:
+        # every claim publishes the same three names, made or not, with an se or an
+        # interval: a re-run's names do not depend on which claims it could make
+        if claim.z is None:  # an interval has no z
+            named[f"{id}_z"] = NOT_MADE
+        else:
             named[f"{id}_z"] = (
                 (claim.z, "+.1f") if math.isfinite(claim.z) else ("∞" if claim.z > 0 else "−∞")
             )

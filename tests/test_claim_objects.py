@@ -98,7 +98,7 @@ def test_covers_and_excludes_read_the_given_interval():
         == "not resolved"
     )
     assert published()["ch6_c"] == "0.700 [0.650, 0.750]"
-    assert "ch6_c_z" not in published()
+    assert published()["ch6_c_z"] == "n/a"  # an interval has no z; the name is still there
 
 
 def test_a_paired_difference_is_an_estimate():
@@ -291,4 +291,32 @@ def test_equal_paired_differences_resolve_only_from_the_sign_tests_n():
     # a plain estimate with se 0 is taken at its word (an exact computation)
     assert claims.greater("ch99_exact", "exact", target="t", estimate=1.0, se=0.0).verdict == (
         "shown"
+    )
+
+
+def test_a_claim_publishes_the_same_names_made_or_not_with_an_se_or_an_interval():
+    """A re-run compares its published names with another run's (tests/test_papermill.py):
+    a claim on an interval, made in one run and not made in another, must not add or
+    drop ``<id>_z`` (chapter 10's seed run published it only where the claim was skipped)."""
+    names = {}
+    for how in ("interval", "se", "skip"):
+        clear_published()
+        claims = Claims("ch0", strict=False)
+        if how == "interval":
+            claims.greater(
+                "ch0_c",
+                "a rate above 0.7",
+                target="t",
+                estimate=0.9,
+                interval=(0.8, 1.0),
+                value=0.7,
+            )
+        elif how == "se":
+            claims.greater("ch0_c", "a mean above 0", target="t", estimate=1.0, se=0.1, value=0.0)
+        else:
+            claims.skip("ch0_c", "a rate above 0.7", target="t", reason="no data")
+        names[how] = set(published())
+    clear_published()
+    assert (
+        names["interval"] == names["se"] == names["skip"] == {"ch0_c", "ch0_c_z", "ch0_c_verdict"}
     )
