@@ -50,6 +50,7 @@ __all__ = [
     "FoldRisks",
     "NestedResult",
     "check_n_splits",
+    "checked_kfold",
     "kfold_from_scratch",
     "kfold_indices",
     "kfold_risks",
@@ -115,15 +116,24 @@ def make_kfold(
     n_splits = check_n_splits_bound(n_splits, m)
     if stratify and y is None:
         raise ValueError("y must be given when stratify=True")
-    return _kfold_splitter(n_splits, y, stratify, shuffle, random_state)
+    return checked_kfold(n_splits, y, stratify, shuffle, random_state)
 
 
-def _kfold_splitter(
+@validate_params({**_SPLIT, "shuffle": "boolean"})
+def checked_kfold(
     n_splits: int, y: Any, stratify: bool, shuffle: bool, random_state: Any
 ) -> KFold | StratifiedKFold:
     """:func:`make_kfold` once its arguments are checked (``n_splits`` an int in ``[2, m]``;
-    ``y`` given when ``stratify``): the callers in this module check the bound of their
-    own ``n_splits`` under its own name, once."""
+    ``y`` given when ``stratify``): a caller that checked the bound of its own
+    ``n_splits`` once, under its own name, builds its folds here without a second bound
+    check (its declared arguments are skipped inside a checked call, as everywhere).
+    Only the stratified split's class sizes, which need ``y``, are checked.
+
+    Examples
+    --------
+    >>> checked_kfold(3, None, stratify=False, shuffle=True, random_state=0)
+    KFold(n_splits=3, random_state=0, shuffle=True)
+    """
     int_seed = random_state is None or isinstance(random_state, (int, np.integer))
     rs = as_random_state(random_state, to="seed" if int_seed else "randomstate")
     rs = rs if shuffle else None
@@ -327,12 +337,12 @@ def kfold_risks(
     check_target(y, loss)
     if cv is None:
         n_splits = check_n_splits_bound(n_splits, len(y))
-        cv = _kfold_splitter(n_splits, y, stratify, shuffle, random_state)
+        cv = checked_kfold(n_splits, y, stratify, shuffle, random_state)
     else:
         cv = check_cv(cv, "cv", n_samples=len(y))  # an int: checked >= 2 here, once
         if isinstance(cv, int):  # scikit-learn's convention: the number of folds
             cv = check_n_splits_bound(cv, len(y), name="cv")
-            cv = _kfold_splitter(cv, y, stratify, shuffle, random_state)
+            cv = checked_kfold(cv, y, stratify, shuffle, random_state)
     n_cv = getattr(cv, "n_splits", None)
     if isinstance(n_cv, (int, np.integer)) and n_cv > len(y):
         raise ValueError(f"cv has n_splits={n_cv} folds, more than the m={len(y)} points")
@@ -400,7 +410,7 @@ def _select(
     loss: Loss,
 ) -> Selection:
     """:func:`kfold_select` once its arguments are checked (``n_splits`` in ``[2, m]``)."""
-    cv = _kfold_splitter(n_splits, y, stratify, True, random_state)
+    cv = checked_kfold(n_splits, y, stratify, True, random_state)
     folds = list(cv.split(X, y))
     risks = np.array([kfold_risks(est, X, y, cv=folds, loss=loss).risks for est in candidates])
     best = int(np.argmin(risks.mean(axis=1)))
@@ -489,7 +499,7 @@ def nested_kfold(
     outer_splits = check_n_splits_bound(outer_splits, len(y), name="outer_splits")
     smallest_train = len(y) - -(-len(y) // outer_splits)  # m minus the largest outer fold
     inner_splits = check_n_splits_bound(inner_splits, smallest_train, name="inner_splits")
-    outer = _kfold_splitter(outer_splits, y, stratify, True, random_state)
+    outer = checked_kfold(outer_splits, y, stratify, True, random_state)
     risks, sizes, inner_best, chosen = [], [], [], []
     for train, test in outer.split(X, y):
         # every outer training part has >= smallest_train points: the bound holds

@@ -9,11 +9,10 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import clone
-from sklearn.model_selection import KFold, StratifiedKFold
 
 from ..datasets.synthetic import monte_carlo_risk
 from ..holdout import clone_estimator
-from ..kfold import kfold_risks
+from ..kfold import checked_kfold, kfold_risks
 from ..simulation import repeat
 from ..stats import Paired, paired_variance_test
 from ..validation import (
@@ -134,24 +133,6 @@ def _seeded(estimator: Any, rng: np.random.Generator) -> Any:
     return model
 
 
-def _splitter(k: int, y: np.ndarray, stratify: bool, seed: int) -> KFold | StratifiedKFold:
-    """``make_kfold(k, y=y, stratify=stratify, random_state=seed)`` for an int ``seed`` and a
-    ``k`` whose bound ``k <= m`` :func:`kfold_bias_variance` checked once for all its data
-    sets: the same folds, with no check of ``k`` made again. A stratified split still
-    needs every class of this data set's ``y`` to hold ``k`` members, refused as
-    :func:`cvbook.kfold.make_kfold` refuses it."""
-    if stratify:
-        labels, counts = np.unique(y, return_counts=True)
-        if counts.min() < k:
-            small = labels[np.argmin(counts)].item()
-            raise ValueError(
-                f"n_splits={k} is too large for stratify=True: class {small!r} of y "
-                f"has only {counts.min()} members, and every class needs at least n_splits"
-            )
-        return StratifiedKFold(n_splits=k, shuffle=True, random_state=seed)
-    return KFold(n_splits=k, shuffle=True, random_state=seed)
-
-
 def _bias_variance_one(
     rng: np.random.Generator,
     estimator: Any,
@@ -170,7 +151,7 @@ def _bias_variance_one(
     X, y = distribution.sample(m, random_state=int(rng.integers(2**31 - 1)))
     model = _seeded(estimator, rng)
     fold_seeds = [int(rng.integers(2**31 - 1)) for _ in ks]
-    cvs = [_splitter(k, y, stratify, s) for k, s in zip(ks, fold_seeds, strict=True)]
+    cvs = [checked_kfold(k, y, stratify, True, s) for k, s in zip(ks, fold_seeds, strict=True)]
     folds = [kfold_risks(model, X, y, cv=cv) for cv in cvs]
     full = clone(model).fit(X, y)
     truth = monte_carlo_risk(

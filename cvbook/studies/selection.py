@@ -10,11 +10,10 @@ from typing import Any
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.metrics.pairwise import rbf_kernel
-from sklearn.model_selection import KFold
 
 from ..datasets.synthetic import monte_carlo_risk
 from ..holdout import stratified_indices
-from ..kfold import FoldRisks, NestedResult
+from ..kfold import FoldRisks, NestedResult, checked_kfold
 from ..risk import count_errors, draw_sample, model_risk
 from ..simulation import repeat
 from ..validation import (
@@ -445,16 +444,9 @@ def _grid_errors(
     return out
 
 
-def _grid_kfold(n_splits: int, random_state: int | None) -> KFold:
-    """``make_kfold(n_splits, m=..., random_state=random_state)`` for a ``random_state``
-    already an int or None and an ``n_splits`` already checked against the smallest
-    sample it cuts: the same shuffled, unstratified folds, with no check made again."""
-    return KFold(n_splits=n_splits, shuffle=True, random_state=random_state)
-
-
 def _grid_select(kernels, t, idx, n_splits, random_state, alphas):
     """K-fold selection on the points ``idx``: mean fold error of every candidate."""
-    cv = _grid_kfold(n_splits, random_state)
+    cv = checked_kfold(n_splits, None, False, True, random_state)
     scores = np.zeros((alphas.size, len(kernels)))
     for train, test in cv.split(idx):
         scores += _grid_errors(kernels, t, idx[train], idx[test], alphas)
@@ -589,7 +581,7 @@ def _grid_nested(
     scores = _grid_select(kernels, t, everything, inner_splits, rs, alphas)
     best = int(np.argmin(scores))
     risks, sizes, inner_best, chosen = [], [], [], []
-    for train, test in _grid_kfold(outer_splits, rs).split(everything):
+    for train, test in checked_kfold(outer_splits, None, False, True, rs).split(everything):
         inner = _grid_select(kernels, t, train, inner_splits, rs, alphas)
         j = int(np.argmin(inner))
         a, g = divmod(j, len(gammas))
