@@ -4,8 +4,9 @@
 :func:`cvbook.studies.bound_coverage.run_coverage` and writes
 
 * ``<out>.records.csv.gz``: one record per (repetition, estimate, n, k, delta), a
-  gzip-compressed CSV (:func:`write_records`) whose header gives each column's type,
-  so that :func:`read_records` returns the same arrays, bit for bit;
+  table of the package's one format (:func:`write_records`, through
+  :func:`cvbook.records.write_table`), so that :func:`read_records` returns the same
+  arrays, bit for bit;
 * ``<out>.json``: the provenance of the run (command, parameters, package versions,
   commit, wall time) and the summary of :func:`cvbook.studies.bound_coverage.summarize`.
 
@@ -21,9 +22,6 @@ whole is made again.
 from __future__ import annotations
 
 import argparse
-import csv
-import gzip
-import io
 import json
 import os
 import shutil
@@ -35,8 +33,15 @@ from typing import Any
 
 import numpy as np
 
-from ..provenance import atomic_write, atomic_write_text, package_versions
-from ..records import Ledger, PartMismatch, note_unrecorded_checkpoint, prune_checkpoint
+from ..provenance import atomic_write_text, package_versions
+from ..records import (
+    Ledger,
+    PartMismatch,
+    note_unrecorded_checkpoint,
+    prune_checkpoint,
+    read_table,
+    write_table,
+)
 from ..simulation import saved_repetitions
 from ..studies.bound_coverage import (
     DISTRIBUTIONS,
@@ -58,49 +63,6 @@ from . import cli
 
 __all__ = ["main", "read_records", "read_results", "write_records", "write_results"]
 
-# Column types in the header, ``name:type``. The one-letter types are those of the first
-# records (str, int64, float64); the others are numpy dtype names.
-_LEGACY = {"U": np.dtype(str), "i": np.dtype(np.int64), "f": np.dtype(np.float64)}
-_NAMED = {
-    np.dtype(t).name: np.dtype(t)
-    for t in (
-        bool,
-        np.int8,
-        np.int16,
-        np.int32,
-        np.uint8,
-        np.uint16,
-        np.uint32,
-        np.uint64,
-        np.float16,
-        np.float32,
-    )
-}
-
-
-def _type_of(values: np.ndarray, name: str) -> str:
-    dt = values.dtype
-    if dt.kind == "U":
-        return "U"
-    if dt == np.int64:
-        return "i"
-    if dt == np.float64:
-        return "f"
-    if dt.name in _NAMED:
-        return dt.name
-    raise ArgumentTypeError(
-        f"records[{name!r}] has dtype {dt}; the records hold str, bool, (unsigned) integer "
-        f"and float columns only"
-    )
-
-
-def _dtype_of(token: str, path: Path) -> np.dtype:
-    if token in _LEGACY:
-        return _LEGACY[token]
-    if token in _NAMED:
-        return _NAMED[token]
-    raise ValueError(f"{path}: unknown column type {token!r} in the header")
-
 
 def _records_path(path: Path) -> Path:
     return path.parent / f"{path.name}.records.csv.gz"
@@ -112,39 +74,11 @@ def _check_out(path: Any, name: str = "path") -> Path:
     return Path(path)
 
 
-def _check_columns(records: Any) -> dict[str, np.ndarray]:
-    if not isinstance(records, Mapping):
-        raise ArgumentTypeError(
-            f"records must be a dict of 1-d arrays, got {type(records).__name__}"
-        )
-    if not records:
-        raise ValueError("records must hold at least one column, got an empty dict")
-    columns = {}
-    for key, values in records.items():
-        if not isinstance(key, str) or not key:
-            raise ValueError(f"records' keys must be non-empty strings, got {key!r}")
-        arr = np.asarray(values)
-        if arr.ndim != 1:
-            raise ValueError(f"records[{key!r}] must be 1-d, got shape {arr.shape}")
-        _type_of(arr, key)
-        columns[key] = arr
-    lengths = {len(v) for v in columns.values()}
-    if len(lengths) > 1:
-        raise ValueError(
-            f"records' columns must have one length, got "
-            f"{ {k: len(v) for k, v in columns.items()} }"
-        )
-    return columns
-
-
 def write_records(path: str | os.PathLike, records: Mapping[str, Any]) -> Path:
     """Write ``records`` (columns of equal length) to ``<path>.records.csv.gz``, atomically.
 
-    A CSV written by :mod:`csv` (fields holding a comma, a quote or a newline are
-    quoted), gzip-compressed with no time stamp, so the same records give the same
-    bytes. The header names each column with its type (``method:U``, ``n:i``,
-    ``risk:f``, ``flag:bool``, ``level:uint8``...). Floats are written by ``repr``,
-    which reads back to the same number bit for bit (NaN and infinities included).
+    The file is a table of the package's one format (:func:`cvbook.records.write_table`):
+    each column keeps its dtype (str, bool, integers, floats) and every bit of its values.
 
     Parameters
     ----------
@@ -167,81 +101,21 @@ def write_records(path: str | os.PathLike, records: Mapping[str, Any]) -> Path:
     >>> back["name"].tolist(), back["ok"].dtype
     (['a,b'], dtype('bool'))
     """
-    path = _check_out(path)
-    columns = _check_columns(records)
-    types = {key: _type_of(values, key) for key, values in columns.items()}
-    buffer = io.StringIO(newline="")
-    writer = csv.writer(buffer, lineterminator="\n")
-    # csv quotes a field holding "\n" but not one holding a lone "\r", which a reader
-    # takes for a line end: such rows are written with every field quoted.
-    quoted = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_ALL)
-    texts = [
-        [repr(float(v)) for v in values.tolist()]
-        if values.dtype.kind == "f"
-        else [str(v) for v in values.tolist()]
-        for values in columns.values()
-    ]
-    for row in [[f"{key}:{types[key]}" for key in columns], *zip(*texts, strict=True)]:
-        (quoted if any("\r" in field for field in row) else writer).writerow(row)
-    try:
-        data = buffer.getvalue().encode("utf-8")
-    except UnicodeEncodeError as err:
-        raise ValueError(f"records hold a string that is not valid Unicode text: {err}") from None
-
-    def write_gz(tmp: str) -> None:
-        with (
-            open(tmp, "wb") as raw,
-            gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0) as fh,
-        ):
-            fh.write(data)
-
-    target = _records_path(path)
-    atomic_write(target, write_gz)
-    return target
+    return write_table(_records_path(_check_out(path)), records)
 
 
 def read_records(path: str | os.PathLike) -> dict[str, np.ndarray]:
-    """Read what :func:`write_records` wrote: the columns, with their dtypes.
+    """Read what :func:`write_records` wrote: the columns, with their dtypes
+    (:func:`cvbook.records.read_table`).
 
     Examples
     --------
     >>> read_records("no/such/run")
     Traceback (most recent call last):
     ...
-    FileNotFoundError: no records at no/such/run.records.csv.gz
+    FileNotFoundError: path 'no/such/run.records.csv.gz' must be a table file, got no such file
     """
-    path = _check_out(path)
-    target = _records_path(path)
-    if not target.is_file():
-        raise FileNotFoundError(f"no records at {target}")
-    with gzip.open(target, "rt", encoding="utf-8", newline="") as fh:
-        rows = list(csv.reader(fh))
-    if not rows:
-        raise ValueError(f"{target}: empty file, no header")
-    header = []
-    for field in rows[0]:
-        key, sep, token = field.rpartition(":")
-        if not sep or not key:
-            raise ValueError(f"{target}: header field {field!r} is not name:type")
-        header.append((key, _dtype_of(token, target)))
-    body = rows[1:]
-    if any(len(row) != len(header) for row in body):
-        raise ValueError(f"{target}: a row does not have {len(header)} fields")
-    records = {}
-    for j, (key, dtype) in enumerate(header):
-        texts = [row[j] for row in body]
-        if dtype.kind == "b":
-            if any(t not in ("True", "False") for t in texts):
-                raise ValueError(f"{target}: column {key!r} holds a value other than True/False")
-            values = np.array([t == "True" for t in texts], dtype=bool)
-        elif dtype.kind == "U":
-            values = np.array(texts, dtype=str) if texts else np.array([], dtype="<U1")
-        elif dtype.kind in "iu":
-            values = np.array([int(t) for t in texts], dtype=dtype)
-        else:
-            values = np.array([float(t) for t in texts], dtype=dtype)
-        records[key] = values
-    return records
+    return read_table(_records_path(_check_out(path))).columns
 
 
 def write_results(

@@ -94,12 +94,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as err:  # a bad value: nothing made, so the part binds no later run
         ledger.forget(tag)
         parser.error(str(err))
-    write_record(out / files[0], res[args.phi], f"study=time phi={args.phi:g}")
+    write_record(out / files[0], res[args.phi], {"study": "time", "phi": args.phi})
     for case, values in lagged.items():
         write_record(
             out / f"lagged_{tag}_{case}.csv.gz",
             values,
-            f"study=lagged case={case} phi={args.phi:g}",
+            {"study": "lagged", "case": case, "phi": args.phi},
         )
     command = cli.command("cvbook.runs.dependence", argv)
     provenance = {

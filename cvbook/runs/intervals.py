@@ -18,7 +18,6 @@ finished part is not made again; a part whose files do not read back whole is re
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import os
 import shutil
@@ -31,8 +30,15 @@ from typing import Any
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from ..provenance import atomic_write, atomic_write_text, package_versions
-from ..records import Ledger, PartMismatch, note_unrecorded_checkpoint, prune_checkpoint
+from ..provenance import atomic_write_text, package_versions
+from ..records import (
+    Ledger,
+    PartMismatch,
+    note_unrecorded_checkpoint,
+    prune_checkpoint,
+    read_table,
+    write_table,
+)
 from ..simulation import saved_repetitions
 from ..studies.interval_coverage import SETTINGS, run_intervals, summarize_intervals
 from ..studies.learner_comparison import CASES, run_comparisons, summarize_comparisons
@@ -56,15 +62,13 @@ __all__ = [
 ]
 
 
-_KINDS = {"U": str, "i": int, "f": float}
-
-
 def write_interval_record(
     path: str | os.PathLike, records: Mapping[str, np.ndarray], meta: Mapping[str, Any]
 ) -> None:
-    """Write ``records`` as ``<path>.csv.gz`` (exact floats) and ``meta`` as ``<path>.json``.
+    """Write ``records`` as ``<path>.csv.gz`` and ``meta`` as ``<path>.json``, atomically.
 
-    Both are written atomically (:func:`cvbook.provenance.atomic_write`).
+    The records are a table of the package's one format
+    (:func:`cvbook.records.write_table`: every column keeps its dtype and every bit).
 
     Examples
     --------
@@ -77,23 +81,7 @@ def write_interval_record(
     ([0.1], 'i', {'seed': 1})
     """
     path = Path(path)
-    columns = {k: np.asarray(v) for k, v in records.items()}
-    header = [f"{k}:{v.dtype.kind if v.dtype.kind in 'if' else 'U'}" for k, v in columns.items()]
-    lines = [",".join(header)]
-    for row in zip(*(v.tolist() for v in columns.values()), strict=True):
-        lines.append(
-            ",".join(
-                repr(float(v)) if h.endswith(":f") else str(v)
-                for h, v in zip(header, row, strict=True)
-            )
-        )
-    text = "\n".join(lines) + "\n"
-
-    def write_gz(tmp: str) -> None:
-        with open(tmp, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as fh:
-            fh.write(text.encode())
-
-    atomic_write(path.parent / f"{path.name}.csv.gz", write_gz)
+    write_table(path.parent / f"{path.name}.csv.gz", records)
     atomic_write_text(path.parent / f"{path.name}.json", json.dumps(meta, indent=1) + "\n")
 
 
@@ -105,18 +93,10 @@ def read_interval_record(path: str | os.PathLike) -> tuple[dict[str, np.ndarray]
     >>> read_interval_record("no/such/record")
     Traceback (most recent call last):
     ...
-    FileNotFoundError: [Errno 2] No such file or directory: 'no/such/record.csv.gz'
+    FileNotFoundError: path 'no/such/record.csv.gz' must be a table file, got no such file
     """
     path = Path(path)
-    with gzip.open(path.parent / f"{path.name}.csv.gz", "rt") as fh:
-        lines = fh.read().splitlines()
-    header = [h.split(":") for h in lines[0].split(",")]
-    rows = [line.split(",") for line in lines[1:]]
-    dtypes = {"U": str, "i": np.int64, "f": np.float64}
-    records = {
-        key: np.array([_KINDS[kind](r[j]) for r in rows], dtype=dtypes[kind])
-        for j, (key, kind) in enumerate(header)
-    }
+    records = read_table(path.parent / f"{path.name}.csv.gz").columns
     meta = json.loads((path.parent / f"{path.name}.json").read_text())
     return records, meta
 

@@ -15,12 +15,9 @@ that size, the target of an estimate whose models train on ``n`` points.
 
 from __future__ import annotations
 
-import gzip
-import os
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -39,8 +36,7 @@ from sklearn.utils.validation import check_is_fitted
 from .. import simulation, stats
 from ..bootstrap import N_BOOTSTRAPS, BootstrapSplit, bootstrap_estimates, no_information_rate
 from ..datasets.synthetic import Ringnorm, TwoGaussians, Twonorm, linear_rule, true_risk
-from ..provenance import atomic_write
-from ..records import missing_key
+from ..records import missing_key, read_table, write_table
 from ..risk import fit_predict, score_splits
 from ..validation import (
     ArgumentTypeError,
@@ -49,7 +45,6 @@ from ..validation import (
     check_features,
     check_float,
     check_int,
-    check_output_path,
     check_random_state,
     check_xy,
     validate_params,
@@ -892,9 +887,9 @@ def summarize_study(study: BootstrapStudy) -> list[dict[str, Any]]:
 
 
 def write_study(path: Any, study: BootstrapStudy) -> None:
-    """Write a study's values to ``path`` (a gzip CSV, one row per data set, floats written
-    with 17 significant digits so that :func:`read_study` gives them back bit for bit),
-    atomically.
+    """Write a study's values to ``path`` as a table (one row per data set, float64
+    columns; its distribution, learner and ``m`` in the table's meta), atomically, so that
+    :func:`read_study` gives them back bit for bit (:func:`cvbook.records.write_table`).
 
     Examples
     --------
@@ -908,14 +903,9 @@ def write_study(path: Any, study: BootstrapStudy) -> None:
     (True, 'lda', 20)
     """
     _check_study(study)
-    path = check_output_path(path, "path", folder=False)
-    names = list(study.values)
-    header = f"# distribution={study.distribution} learner={study.learner} m={study.m}\n"
-    lines = [header, ",".join(names) + "\n"]
-    rows = np.column_stack([study.values[k] for k in names])
-    lines += [",".join(f"{v:.17g}" for v in row) + "\n" for row in rows]
-    data = gzip.compress("".join(lines).encode(), mtime=0)
-    atomic_write(Path(path), lambda tmp: Path(tmp).write_bytes(data))
+    meta = {"distribution": study.distribution, "learner": study.learner, "m": study.m}
+    columns = {k: np.asarray(v, dtype=float) for k, v in study.values.items()}
+    write_table(path, columns, meta)
 
 
 def _check_study(study: Any) -> BootstrapStudy:
@@ -928,38 +918,23 @@ def _check_study(study: Any) -> BootstrapStudy:
 
 
 def read_study(path: Any) -> BootstrapStudy:
-    """Read what :func:`write_study` wrote.
+    """Read what :func:`write_study` wrote (:func:`cvbook.records.read_table`).
 
     Raises
     ------
     FileNotFoundError
         If ``path`` does not exist (the message names it).
     ValueError
-        If ``path`` is not a study that :func:`write_study` wrote (not gzip, or not its
-        header and columns).
+        If ``path`` is not a study that :func:`write_study` wrote (not a whole table, or
+        not a study's meta and columns); the message names it.
     """
-    if not isinstance(path, (str, os.PathLike)) or not str(path):
-        raise ArgumentTypeError(f"path must be a non-empty path, got {path!r}")
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(
-            f"path {str(path)!r} is not a file: read_study reads a study that write_study "
-            "wrote (python -m cvbook.runs.bootstrap writes them)"
-        )
+    columns, meta = read_table(path)
     try:
-        text = gzip.decompress(path.read_bytes()).decode().splitlines()
-        meta = dict(item.split("=", 1) for item in text[0][2:].split())
-        names = text[1].split(",")
-        rows = np.array([[float(v) for v in line.split(",")] for line in text[2:]])
-        values = {k: rows[:, j].copy() for j, k in enumerate(names)}
         return BootstrapStudy(
-            values=values,
-            m=int(meta["m"]),
-            learner=meta["learner"],
-            distribution=meta["distribution"],
+            values=columns, m=meta["m"], learner=meta["learner"], distribution=meta["distribution"]
         )
-    except (OSError, EOFError, UnicodeDecodeError, ValueError, IndexError, KeyError) as err:
+    except (ValueError, KeyError) as err:
         raise ValueError(
-            f"path {str(path)!r} is not a study that write_study wrote "
-            f"({type(err).__name__}: {err})"
+            f"path {str(path)!r} must be a study that write_study wrote ({type(err).__name__}: "
+            f"{err})"
         ) from None

@@ -21,12 +21,9 @@ repetition, spawned from one seed: the results do not depend on ``n_jobs``).
 
 from __future__ import annotations
 
-import gzip
 import inspect
-import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -55,7 +52,7 @@ from threadpoolctl import threadpool_limits
 from ..book import int_seed
 from ..bounds import clopper_pearson_interval
 from ..dependence import BlockedKFold, intraclass_correlation
-from ..provenance import atomic_write
+from ..records import read_table, write_table
 from ..risk import fit_predict, score_splits
 from ..simulation import columns, repeat
 from ..stats import power_of_two_scale
@@ -1054,50 +1051,29 @@ def leakage_study(
 # --------------------------------------------------------------------------- records
 
 
-def write_record(path: Any, values: Mapping[str, np.ndarray], header: str) -> None:
-    """Write one study's arrays (one row per data set) as a gzip CSV, atomically.
+def write_record(path: Any, values: Mapping[str, np.ndarray], meta: Mapping[str, Any]) -> None:
+    """Write one study's arrays (one row per data set) as a table, atomically.
 
-    Floats are written with 17 significant digits, so :func:`read_record` gives them back
-    bit for bit; ``header`` (one line, e.g. ``"study=time phi=0.95"``) heads the file.
+    The file is a table of the package's one format (:func:`cvbook.records.write_table`)
+    with float64 columns, so that :func:`read_record` gives every value back bit for bit;
+    ``meta`` (e.g. ``{"study": "time", "phi": 0.95}``) heads the file.
 
     Examples
     --------
     >>> import pathlib, tempfile
     >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     write_record(pathlib.Path(tmp) / "t.csv.gz", {"a": np.array([0.1, 0.2])}, "x=1")
+    ...     write_record(pathlib.Path(tmp) / "t.csv.gz", {"a": np.array([0.1, 0.2])}, {"x": 1})
     ...     back = read_record(pathlib.Path(tmp) / "t.csv.gz")
     >>> back["a"].tolist()
     [0.1, 0.2]
     """
     if not isinstance(values, Mapping) or not values:
         raise ArgumentTypeError(f"values must be a non-empty dict of arrays, got {values!r}")
-    if not isinstance(header, str) or "\n" in header:
-        raise ValueError(f"header must be one line of text, got {header!r}")
-    names = list(values)
-    rows = np.column_stack([np.asarray(values[k], dtype=float) for k in names])
-    lines = [f"# {header}\n", ",".join(names) + "\n"]
-    lines += [",".join(f"{v:.17g}" for v in row) + "\n" for row in rows]
-    data = gzip.compress("".join(lines).encode(), mtime=0)
-    atomic_write(Path(path), lambda tmp: Path(tmp).write_bytes(data))
+    columns = {k: np.asarray(v, dtype=float) for k, v in values.items()}
+    write_table(path, columns, meta)
 
 
 def read_record(path: Any) -> dict[str, np.ndarray]:
     """Read what :func:`write_record` wrote: ``{name: array}`` (a missing or foreign file
-    raises an error that names ``path``)."""
-    if not isinstance(path, (str, os.PathLike)) or not str(path):
-        raise ArgumentTypeError(f"path must be a non-empty path, got {path!r}")
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(
-            f"path {str(path)!r} is not a file: python -m cvbook.runs.dependence writes it"
-        )
-    try:
-        text = gzip.decompress(path.read_bytes()).decode().splitlines()
-        names = text[1].split(",")
-        rows = np.array([[float(v) for v in line.split(",")] for line in text[2:]])
-        return {k: rows[:, j].copy() for j, k in enumerate(names)}
-    except (OSError, EOFError, UnicodeDecodeError, ValueError, IndexError) as err:
-        raise ValueError(
-            f"path {str(path)!r} is not a record that write_record wrote "
-            f"({type(err).__name__}: {err})"
-        ) from None
+    raises an error that names ``path``; :func:`cvbook.records.read_table`)."""
+    return read_table(path).columns
