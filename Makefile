@@ -77,14 +77,15 @@ test: install lint unit unit-min nbval papermill build browser  ## every check C
 	@echo "--- wall times ---"; cat $(TIMES)
 
 # Lint and format (ruff), and no committed chapter carries volatile execution metadata.
-lint: install  ## ruff check + ruff format --check; chapters free of execution timestamps, parameters typed, Lab captions, the claim ledger and the package map current
+lint: install  ## ruff check + ruff format --check; chapters free of execution timestamps, parameters typed, Lab captions, the claim ledger and the package map current, committed records in the one table format
 	$(call timed,lint,$(BIN)/ruff check cvbook tests benchmarks tools _ext && \
 	    $(BIN)/ruff format --check cvbook tests benchmarks tools _ext && \
 	    $(BIN)/python tools/strip_notebooks.py --check chapters/*.ipynb && \
 	    $(BIN)/python tools/annotate_parameters.py --check chapters/*.ipynb && \
 	    $(BIN)/python tools/lab_captions.py --check chapters/*.ipynb && \
 	    $(BIN)/python tools/ledger.py --check && \
-	    $(BIN)/python tools/package_map.py --check)
+	    $(BIN)/python tools/package_map.py --check && \
+	    $(BIN)/python tools/migrate_records.py --check)
 
 UNIT_ARGS := tests --doctest-modules cvbook --ignore=tests/test_papermill.py \
              --ignore=tests/test_site.py --ignore=tests/test_lab.py --ignore=tests/test_claims.py

@@ -328,11 +328,11 @@ def test_records_round_trip_and_name_a_bad_file(tmp_path):
     from cvbook.studies.dependent_data import read_record, write_record
 
     values = {"a": np.array([0.1, 1 / 3]), "b": np.array([2.0, -1.0])}
-    write_record(tmp_path / "r.csv.gz", values, "study=x")
+    write_record(tmp_path / "r.csv.gz", values, {"study": "x"})
     back = read_record(tmp_path / "r.csv.gz")
     assert all(np.array_equal(back[k], values[k]) for k in values)
     (tmp_path / "bad.csv.gz").write_text("no")
-    with pytest.raises(ValueError, match="not a record"):
+    with pytest.raises(ValueError, match=r"bad\.csv\.gz' must be a whole gzip file"):
         read_record(tmp_path / "bad.csv.gz")
     with pytest.raises(FileNotFoundError, match="missing"):
         read_record(tmp_path / "missing.csv.gz")
@@ -363,11 +363,13 @@ def test_dependence_runner_names_a_bad_option(tmp_path, capsys, argv, option):
 def test_dependence_runner_writes_records_with_provenance(tmp_path):
     import json
 
+    from cvbook.records import read_table
     from cvbook.runs.dependence import main
     from cvbook.studies.dependent_data import read_record
 
     assert main(["--out", str(tmp_path), "--phi", "0.5", "--n-repeats", "3"]) == 0
     assert read_record(tmp_path / "time_phi0.5.csv.gz")["forward_target"].shape == (3,)
-    assert (tmp_path / "lagged_phi0.5_ar1_ols.csv.gz").is_file()
+    assert read_table(tmp_path / "time_phi0.5.csv.gz").meta == {"study": "time", "phi": 0.5}
+    assert read_table(tmp_path / "lagged_phi0.5_ar1_ols.csv.gz").meta["case"] == "ar1_ols"
     prov = json.loads((tmp_path / "provenance.json").read_text())
     assert prov["parameters"]["n_repeats"] == 3 and "commit" in prov

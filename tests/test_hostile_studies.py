@@ -326,19 +326,29 @@ CASES = [
         "read_study missing file",
         lambda t: bootstrap.read_study(t / "no_such.csv.gz"),
         FileNotFoundError,
-        "no_such.csv.gz' is not a file: read_study reads a study that write_study wrote",
+        "no_such.csv.gz' must be a table file, got no such file",
     ),
     (
         "read_study not gzip",
         lambda t: bootstrap.read_study(_corrupt(t, "junk.csv.gz", b"junk")),
         ValueError,
-        "junk.csv.gz' is not a study that write_study wrote",
+        "junk.csv.gz' must be a whole gzip file",
     ),
     (
         "read_study gzip but not a study",
         lambda t: bootstrap.read_study(_corrupt(t, "odd.csv.gz", gzip.compress(b"a\nb,c\n1"))),
         ValueError,
-        "odd.csv.gz' is not a study that write_study wrote",
+        "odd.csv.gz' must start with '# cvbook-table/1'",
+    ),
+    (
+        "read_study a table but not a study",
+        lambda t: bootstrap.read_study(
+            _corrupt(
+                t, "t.csv.gz", gzip.compress(b'# cvbook-table/1 {"m": 20}\nrisk:float64\n0.5\n')
+            )
+        ),
+        ValueError,
+        "t.csv.gz' must be a study that write_study wrote (KeyError: 'learner')",
     ),
     # -- coverage
     (

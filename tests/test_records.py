@@ -1,4 +1,5 @@
-"""One record format for every driver, checked on resume (issue 35, item 1).
+"""One record format for every driver, checked on resume (issue 35, item 1), and one table
+format for their numbers (issue 32: :func:`cvbook.records.write_table`).
 
 A resumed run never reports stale or foreign results as its own: each finished part is
 recorded in ``<out>/records.json`` with its settings, its code state and a digest of its
@@ -12,6 +13,8 @@ file in ``--out``.
 from __future__ import annotations
 
 import functools
+import gzip
+import importlib.util
 import json
 import os
 import signal
@@ -22,8 +25,21 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
-from cvbook.records import LEDGER, Ledger, PartMismatch, code_state, file_digest
+from cvbook import records
+from cvbook.records import (
+    LEDGER,
+    TABLE_FORMAT,
+    Ledger,
+    PartMismatch,
+    code_state,
+    file_digest,
+    read_table,
+    write_table,
+)
 from cvbook.runs import bootstrap as run_bootstrap
 from cvbook.runs import coverage as run_coverage
 from cvbook.runs import dependence as run_dependence
@@ -546,3 +562,252 @@ def test_bootstrap_driver_class_mix_study_finishes(tmp_path):
     assert _boot(tmp_path / "out", 2, "--study", "class_mix") == 0
     assert list((tmp_path / "out").glob("class_mix_lda_m20.*"))
     assert not (tmp_path / "out" / "parts").exists()
+
+
+# --------------------------------------------------------------------------- tables (issue 32)
+
+_DTYPES = [
+    np.dtype(t)
+    for t in (
+        *(bool, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32),
+        *(np.uint64, np.float16, np.float32, np.float64),
+    )
+]
+_TEXT = st.text(
+    st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=8
+)
+
+
+@st.composite
+def _columns(draw):
+    length = draw(st.integers(0, 6))
+    names = draw(
+        st.lists(
+            st.text(min_size=1, max_size=6).filter(
+                lambda t: "\x00" not in t and not any(0xD800 <= ord(c) <= 0xDFFF for c in t)
+            ),
+            min_size=1,
+            max_size=4,
+            unique=True,
+        )
+    )
+    out = {}
+    for name in names:
+        if draw(st.booleans()):
+            out[name] = np.array(draw(st.lists(_TEXT, min_size=length, max_size=length)), dtype=str)
+        else:
+            out[name] = draw(hnp.arrays(draw(st.sampled_from(_DTYPES)), length))
+    return out
+
+
+_META = st.dictionaries(
+    st.text(max_size=5),
+    st.one_of(
+        st.integers(-(2**53), 2**53),
+        st.floats(allow_nan=False, allow_infinity=False),
+        _TEXT,
+        st.booleans(),
+    ),
+    max_size=3,
+)
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(columns=_columns(), meta=_META)
+def test_every_dtype_round_trips(tmp_path, columns, meta):
+    """Each column comes back in its order, with its dtype and every bit (NaN, -0.0, inf
+    included); the meta comes back equal."""
+    write_table(tmp_path / "h.csv.gz", columns, meta)
+    back, back_meta = read_table(tmp_path / "h.csv.gz")
+    assert list(back) == list(columns) and back_meta == meta
+    for key, values in columns.items():
+        got = back[key]
+        if values.dtype.kind == "U":  # a str column comes back at its longest value's width
+            assert got.dtype.kind == "U" and got.tolist() == values.tolist(), key
+        else:
+            assert got.dtype == values.dtype, key
+            assert got.tobytes() == values.tobytes() or (
+                values.dtype.kind == "f"
+                and np.array_equal(got, values, equal_nan=True)
+                # a NaN's sign and payload carry no value and CSV text does not keep them
+                and np.array_equal(
+                    np.signbit(got[~np.isnan(values)]), np.signbit(values[~np.isnan(values)])
+                )
+            ), key
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_a_table_is_the_same_bytes_each_time_and_reads_by_hand(tmp_path):
+    columns = {"method": ["a,b", "c"], "n": [5, 6], "risk": [0.1, 1 / 3], "ok": [True, False]}
+    first = write_table(tmp_path / "a.csv.gz", columns, {"m": 20}).read_bytes()
+    assert write_table(tmp_path / "b.csv.gz", columns, {"m": 20}).read_bytes() == first
+    assert gzip.decompress(first).decode().splitlines() == [
+        f"# {TABLE_FORMAT} " + '{"m": 20}',
+        "method:str,n:int64,risk:float64,ok:bool",
+        '"a,b",5,0.1,True',
+        f"c,6,{1 / 3!r},False",
+    ]
+
+
+@pytest.mark.parametrize(
+    "columns, meta, error, match",
+    [
+        ([1, 2], None, TypeError, "columns must be a dict"),
+        ({}, None, ValueError, "at least one column"),
+        ({"a": [1, 2], "b": [1]}, None, ValueError, "one length"),
+        ({"a": [[1, 2]]}, None, ValueError, "must be 1-d"),
+        ({"a": [1 + 2j]}, None, TypeError, "dtype complex"),
+        ({"a": np.array([object()], dtype=object)}, None, TypeError, "dtype object"),
+        ({"": [1]}, None, ValueError, "non-empty strings"),
+        ({"a": [1]}, [("m", 1)], TypeError, "meta must be a dict"),
+        ({"a": [1]}, {"x": float("nan")}, ValueError, "meta must hold JSON values"),
+        ({"a": [1]}, {"x": object()}, ValueError, "meta must hold JSON values"),
+        ({"a": ["\ud800"]}, None, ValueError, "valid Unicode"),
+    ],
+)
+def test_write_table_refuses_and_writes_nothing(tmp_path, columns, meta, error, match):
+    with pytest.raises(error, match=match):
+        write_table(tmp_path / "bad.csv.gz", columns, meta)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_write_table_refuses_a_bad_path(tmp_path):
+    (tmp_path / "f").write_text("x")
+    with pytest.raises(TypeError, match="path must be a non-empty path"):
+        write_table(3, {"a": [1]})
+    with pytest.raises(ValueError, match="path must be a file path"):
+        write_table(tmp_path, {"a": [1]})
+    with pytest.raises(ValueError, match="path must be below a folder"):
+        write_table(tmp_path / "f" / "t.csv.gz", {"a": [1]})
+
+
+_FORMAT_LINE = f"# {TABLE_FORMAT} {{}}\n"
+
+
+def _gz(body: str) -> bytes:
+    """A gzip table file: the format line with no meta, then ``body``."""
+    return gzip.compress((_FORMAT_LINE + body).encode())
+
+
+@pytest.mark.parametrize(
+    "data, match",
+    [
+        (
+            _gz("a:int64,b\n1,2\n"),
+            "field 'b' must be name:type",
+        ),
+        (_gz("a:int64,b:float64\n1\n"), "row 1 must have 2"),
+        (_gz("a:int64\n1,2\n"), "row 1 must have 1"),
+        (_gz("a:zz\n1\n"), "column 'a' has type 'zz'"),
+        (_gz("a:i\n1\n"), "column 'a' has type 'i'"),
+        (_gz("a:int64\n1\nx\n"), "'a' must hold int64.*row 2"),
+        (_gz("a:uint8\n256\n"), "'a' must hold uint8"),
+        (_gz("a:bool\nyes\n"), "'a' must hold True or False"),
+        (_gz("a:int64,a:int64\n1,2\n"), "each column once"),
+        (gzip.compress(_FORMAT_LINE.encode()), "must have a header line"),
+        (gzip.compress(f"# {TABLE_FORMAT} [1]\na:int64\n".encode()), "meta must be a JSON"),
+        (gzip.compress(f"# {TABLE_FORMAT} {{\na:int64\n".encode()), "meta must be a JSON"),
+        (gzip.compress(b"a:i,b:f\n1,0.5\n"), "must start with '# cvbook-table/1'"),
+        (gzip.compress(b""), "must start with"),
+        (b"not gzip", "must be a whole gzip file"),
+        (gzip.compress(b"\xff\xfe"), "must be a whole gzip file of UTF-8 text"),
+    ],
+)
+def test_a_malformed_table_is_refused_naming_the_file(tmp_path, data, match):
+    path = tmp_path / "bad.csv.gz"
+    path.write_bytes(data)
+    with pytest.raises(ValueError, match=match) as info:
+        read_table(path)
+    assert str(path) in str(info.value)
+
+
+def test_a_truncated_table_is_refused_naming_the_file(tmp_path):
+    path = write_table(tmp_path / "t.csv.gz", {"x": np.arange(5000) / 7})
+    whole = path.read_bytes()
+    for cut in (len(whole) // 2, len(whole) - 4):  # mid-stream; the trailer cut short
+        path.write_bytes(whole[:cut])
+        with pytest.raises(ValueError, match=f"'{path}' must be a whole gzip file"):
+            read_table(path)
+    with pytest.raises(FileNotFoundError, match="must be a table file, got no such file"):
+        read_table(tmp_path / "missing.csv.gz")
+    with pytest.raises(TypeError, match="path must be a non-empty path"):
+        read_table(None)
+
+
+class _DiskFull(OSError):
+    pass
+
+
+def test_a_write_that_fails_midway_leaves_no_file_and_no_temporary(tmp_path, monkeypatch):
+    """The gzip stream breaks after half its bytes: no table, no temporary file, and a
+    table already there is left as it was."""
+    real = gzip.GzipFile
+
+    class Breaks(real):
+        def write(self, data):
+            super().write(data[: len(data) // 2])
+            raise _DiskFull("no space left on device")
+
+    columns = {"x": np.arange(1000) / 3}
+    monkeypatch.setattr(records.gzip, "GzipFile", Breaks)
+    with pytest.raises(_DiskFull):
+        write_table(tmp_path / "t.csv.gz", columns)
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.setattr(records.gzip, "GzipFile", real)
+    before = write_table(tmp_path / "t.csv.gz", {"x": [1.0]}).read_bytes()
+    monkeypatch.setattr(records.gzip, "GzipFile", Breaks)
+    with pytest.raises(_DiskFull):
+        write_table(tmp_path / "t.csv.gz", columns)
+    assert [p.name for p in tmp_path.iterdir()] == ["t.csv.gz"]
+    assert (tmp_path / "t.csv.gz").read_bytes() == before
+
+
+# --------------------------------------------------------------------------- the migration
+
+
+def _migrate_tool():
+    spec = importlib.util.spec_from_file_location(
+        "migrate_records", ROOT / "tools/migrate_records.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_committed_record_is_in_the_one_format():
+    """``tools/migrate_records.py --check`` (run by ``make lint``) passes on the repository."""
+    tool = _migrate_tool()
+    files = tool.record_files()
+    assert len(files) >= 21 and all(tool.in_format(p) for p in files)
+    assert tool.main(["--check"]) == 0
+
+
+def test_the_migration_keeps_every_bit_and_runs_once(tmp_path):
+    """An old typed file and an old keyed file become tables whose columns are the old
+    reader's to the bit; their provenance is amended once; a second run changes nothing."""
+    tool = _migrate_tool()
+    typed = tmp_path / "run.records.csv.gz"
+    typed.write_bytes(gzip.compress(b"method:U,n:i,risk:f\nkfold,50,0.1\nloo,7,-0.0\n"))
+    (tmp_path / "run.json").write_text(json.dumps({"provenance": {"seed": 1}}, indent=1) + "\n")
+    keyed = tmp_path / "lda_m20.csv.gz"
+    keyed.write_bytes(gzip.compress(b"# learner=lda m=20 phi=0.95\nrisk,oob\n0.25,nan\n1e-300,3\n"))
+    (tmp_path / "provenance.json").write_text(json.dumps({"parts": {}}, indent=1) + "\n")
+    old = {p: tool.parse_old(p) for p in (typed, keyed)}
+    assert [tool.migrate(p) for p in (typed, keyed)] == ["typed", "keyed"]
+    for path, (_, columns, meta) in old.items():
+        back, back_meta = read_table(path)
+        assert back_meta == meta and list(back) == list(columns)
+        assert all(tool.same(back[k], columns[k]) for k in columns)
+    assert read_table(keyed).meta == {"learner": "lda", "m": 20, "phi": 0.95}
+    assert read_table(typed).columns["n"].dtype == np.int64
+    tool.amend(tmp_path / "run.json", {typed.name: "typed"}, "abc")
+    entry = json.loads((tmp_path / "run.json").read_text())["amended"][0]
+    assert entry["files"][typed.name] == file_digest(typed)
+    assert "numbers unchanged" in entry["what"] and "commit abc" in entry["what"]
+    assert tool.provenance_file(typed) == tmp_path / "run.json"
+    assert tool.provenance_file(keyed) == tmp_path / "provenance.json"
+    assert tool.in_format(typed) and tool.in_format(keyed)

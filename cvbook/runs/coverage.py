@@ -152,7 +152,7 @@ def read_results(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[s
     >>> read_results("no/such/run")
     Traceback (most recent call last):
     ...
-    FileNotFoundError: no records at no/such/run.records.csv.gz
+    FileNotFoundError: path 'no/such/run.records.csv.gz' must be a table file, got no such file
     """
     path = _check_out(path)
     records = read_records(path)

@@ -31,14 +31,9 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ..provenance import atomic_write_text, package_versions
-from ..records import (
-    Ledger,
-    PartMismatch,
-    note_unrecorded_checkpoint,
-    prune_checkpoint,
-    read_table,
-    write_table,
-)
+from ..records import Ledger, PartMismatch, note_unrecorded_checkpoint, prune_checkpoint
+from ..records import read_table as _read_table
+from ..records import write_table as _write_table
 from ..simulation import saved_repetitions
 from ..studies.interval_coverage import SETTINGS, run_intervals, summarize_intervals
 from ..studies.learner_comparison import CASES, run_comparisons, summarize_comparisons
@@ -81,7 +76,7 @@ def write_interval_record(
     ([0.1], 'i', {'seed': 1})
     """
     path = Path(path)
-    write_table(path.parent / f"{path.name}.csv.gz", records)
+    _write_table(path.parent / f"{path.name}.csv.gz", records)
     atomic_write_text(path.parent / f"{path.name}.json", json.dumps(meta, indent=1) + "\n")
 
 
@@ -96,7 +91,7 @@ def read_interval_record(path: str | os.PathLike) -> tuple[dict[str, np.ndarray]
     FileNotFoundError: path 'no/such/record.csv.gz' must be a table file, got no such file
     """
     path = Path(path)
-    records = read_table(path.parent / f"{path.name}.csv.gz").columns
+    records = _read_table(path.parent / f"{path.name}.csv.gz").columns
     meta = json.loads((path.parent / f"{path.name}.json").read_text())
     return records, meta
 
