@@ -71,7 +71,8 @@ def _keyed_value(text: str):
         value = json.loads(text)
     except ValueError:
         return text
-    return value if isinstance(value, (int, float)) else text
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    return value if number and np.isfinite(value) else text
 
 
 def parse_old(path: Path) -> tuple[str, dict[str, np.ndarray], dict]:
