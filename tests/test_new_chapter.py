@@ -111,3 +111,24 @@ def test_bad_arguments_are_refused_before_anything_is_written(argv, message, cap
         new_chapter.main(argv)
     assert message in capsys.readouterr().err
     assert (ROOT / "_toc.yml").read_text(encoding="utf-8") == toc
+
+
+def test_the_stubs_are_ruff_clean_with_a_long_name(tmp_path):
+    """What the tool writes passes `make lint` as written, whatever the name's length."""
+    ruff = Path(sys.executable).parent / "ruff"
+    if not ruff.exists():
+        pytest.skip("ruff is not installed in this environment")
+    slug = "a_rather_long_scratch_chapter_name"
+    study = new_chapter.STUDY.format(n="12", study=slug)
+    test = new_chapter.TEST.format(module=f"cvbook.studies.{slug}", n="12", slug=slug)
+    test += new_chapter.TODO_TEST.format(n="12", notebook=f"chapters/12_{slug}.ipynb", study=slug)
+    (tmp_path / f"{slug}.py").write_text(study, encoding="utf-8")
+    (tmp_path / f"test_studies_{slug}.py").write_text(test, encoding="utf-8")
+    import subprocess
+
+    config = ["--config", str(ROOT / "pyproject.toml")]
+    for command in (["check"], ["format", "--check", "--diff"]):
+        done = subprocess.run(
+            [str(ruff), *command, *config, str(tmp_path)], capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stdout + done.stderr

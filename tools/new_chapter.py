@@ -40,9 +40,10 @@ _NAME = re.compile(r"[a-z][a-z0-9_]*")
 
 STUDY = '''"""Chapter {n}'s study: TODO the question its experiment answers.
 
-TODO: what one repetition draws, runs and reports (:func:`{study}_trial`), and against
-which target each estimate is scored. The chapter repeats it with
-:func:`cvbook.simulation.repeat`.
+TODO: what one repetition draws, runs and reports
+(:func:`{study}_trial`),
+and against which target each estimate is scored.
+The chapter repeats it with :func:`cvbook.simulation.repeat`.
 """
 
 from __future__ import annotations
@@ -66,7 +67,10 @@ def {study}_trial(rng: np.random.Generator) -> dict[str, float]:
         The repetition's numbers, one key per column (``difference``: the chapter's
         claim reads its mean and standard error).
     """
-    raise NotImplementedError("TODO: write chapter {n}'s experiment (cvbook/studies/{study}.py)")
+    raise NotImplementedError(
+        "TODO: write chapter {n}'s experiment in "
+        "cvbook/studies/{study}.py"
+    )
 '''
 
 METHOD = '''"""TODO what the method estimates (chapter {n}).
@@ -103,7 +107,9 @@ def test_{slug}_is_tested():
 TODO_TEST = """
 
 def test_chapter_{n}_and_its_study_have_no_todo_left():
-    for path in [ROOT / "{notebook}", ROOT / "cvbook" / "studies" / "{study}.py"]:
+    chapter = ROOT / "{notebook}"
+    study = ROOT / "cvbook" / "studies" / "{study}.py"
+    for path in [chapter, study]:
         assert "TODO" not in path.read_text(encoding="utf-8"), f"{{path.name}}: TODO left"
 """
 
