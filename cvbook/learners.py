@@ -14,10 +14,10 @@ Records written before this registry name a learner by its old name: :data:`LEGA
 says, per kind of record, what it is called now, and :func:`current_name` applies it where
 those records are read.
 
-A grid of *candidates* that a chapter selects among (:func:`cvbook.studies.selection.
-candidate_grid`: a family, a hyperparameter and its values, a value fixed in advance) is
-another idea and lives with the selection study; its ``"svm"`` family is built on this
-registry's ``"svm"``.
+A grid of *candidates* that a chapter selects among
+(:func:`cvbook.studies.selection.candidate_grid`: a family, a hyperparameter and its
+values, a value fixed in advance) is another idea and lives with the selection study; its
+``"svm"`` family is built on this registry's ``"svm"``.
 """
 
 from __future__ import annotations
