@@ -29,21 +29,16 @@ import time
 
 import numpy as np
 from sklearn.base import clone
-from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.model_selection import StratifiedKFold, cross_val_score
-from sklearn.neighbors import KNeighborsClassifier
-from sklearn.tree import DecisionTreeClassifier
 from threadpoolctl import threadpool_limits
 
 from cvbook.bootstrap import bootstrap_estimates
 from cvbook.datasets import TwoGaussians
+from cvbook.learners import get_learner
 from cvbook.provenance import atomic_write_text, git_commit, package_versions
 
-LEARNERS = {
-    "lda": LinearDiscriminantAnalysis(),
-    "1nn": KNeighborsClassifier(n_neighbors=1),
-    "tree": DecisionTreeClassifier(random_state=0),
-}
+#: Chapter 9's untuned learners, from the registry (cvbook.learners).
+LEARNERS = {name: get_learner(name).make() for name in ("lda", "1nn", "tree")}
 
 
 def _cpu(f) -> float:

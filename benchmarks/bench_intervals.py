@@ -40,8 +40,9 @@ from cvbook.intervals import (
     holdout_interval,
     nested_cv_interval,
 )
+from cvbook.learners import get_learner
 from cvbook.provenance import atomic_write_text, git_commit, package_versions
-from cvbook.studies.interval_coverage import SETTINGS, make_learner
+from cvbook.studies.interval_coverage import INTERVAL_LEARNERS, SETTINGS
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -63,7 +64,7 @@ def methods() -> dict:
 def bench(n: int, learner: str, repeats: int, seed: int) -> dict:
     """Fits and CPU-time ratios of every method for one learner on one data set."""
     X, y = Twonorm().sample(n, random_state=seed)
-    est = make_learner(learner)
+    est = get_learner(learner, INTERVAL_LEARNERS, "learner").make()
     timed = methods()
     best = {name: float("inf") for name in ["cross_val_score", *timed]}
     fits = {"cross_val_score": 5}

@@ -51,6 +51,9 @@ floor  module                                    chapter     what it holds
 3      :mod:`cvbook._ckcv_libsvm`                5           The libsvm fast path of complete
                                                              K-fold CV (chapter 5): private
                                                              machinery.
+3      :mod:`cvbook.learners`                    6, 7, 9     The learners of chapters 6, 7 and
+                                                             9: one registry, one name per
+                                                             estimator configuration.
 3      :mod:`cvbook.compare`                     7           Is learner A really better than
                                                              learner B? Tests on the same data.
 3      :mod:`cvbook.intervals`                   7           How sure is a CV score? Confidence

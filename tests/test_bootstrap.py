@@ -207,7 +207,7 @@ def test_tuned_svc_chooses_as_grid_search():
     from sklearn.model_selection import GridSearchCV, StratifiedKFold
     from sklearn.svm import SVC
 
-    from cvbook.studies.bootstrap_vs_cv import TunedSVC
+    from cvbook.learners import TunedSVC
 
     for seed in range(3):
         X, y = _data(40, seed=seed)

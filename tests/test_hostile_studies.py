@@ -20,6 +20,7 @@ from sklearn.model_selection import GroupKFold, KFold
 from sklearn.neighbors import KNeighborsClassifier
 
 from cvbook.datasets import TwoGaussians
+from cvbook.learners import TunedSVC
 from cvbook.studies import (
     bias_variance,
     selection,
@@ -205,10 +206,11 @@ CASES = [
     ),
     # -- bootstrap
     (
-        "bootstrap_learner unknown name",
-        lambda t: bootstrap.bootstrap_learner("LDA"),
+        "bootstrap_study old learner name",
+        lambda t: bootstrap.bootstrap_study("twonorm", "svc", 20, 2),
         ValueError,
-        "name must be one of ['lda', '1nn', 'tree', 'svc']",
+        "learner must be one of ['lda', '1nn', 'tree', 'svm_tuned'], got 'svc' (now called "
+        "'svm_tuned')",
     ),
     (
         "bootstrap_distribution unknown name",
@@ -236,25 +238,25 @@ CASES = [
     ),
     (
         "TunedSVC empty Cs",
-        lambda t: bootstrap.TunedSVC(Cs=[]).fit(X30, Y30),
+        lambda t: TunedSVC(Cs=[]).fit(X30, Y30),
         ValueError,
         "Cs must hold at least one value",
     ),
     (
         "TunedSVC negative C",
-        lambda t: bootstrap.TunedSVC(Cs=[-1.0]).fit(X30, Y30),
+        lambda t: TunedSVC(Cs=[-1.0]).fit(X30, Y30),
         ValueError,
         "Cs must be > 0",
     ),
     (
         "TunedSVC gammas string",
-        lambda t: bootstrap.TunedSVC(gammas="abc").fit(X30, Y30),
+        lambda t: TunedSVC(gammas="abc").fit(X30, Y30),
         TypeError,
         "gammas must be a sequence",
     ),
     (
         "TunedSVC cv=1",
-        lambda t: bootstrap.TunedSVC(cv=1).fit(X30, Y30),
+        lambda t: TunedSVC(cv=1).fit(X30, Y30),
         ValueError,
         "cv must be >= 2",
     ),
@@ -533,10 +535,10 @@ CASES = [
         "learner must be one of",
     ),
     (
-        "make_learner unknown name",
-        lambda t: intervals.make_learner("LDA"),
+        "interval_trial learner of another study",
+        lambda t: intervals.interval_trial(_rng(), "twonorm", "svm_tuned", [30]),
         ValueError,
-        "name must be one of ['lda', 'logreg', 'svm']",
+        "learner must be one of ['lda', 'logreg', 'svm'], got 'svm_tuned'",
     ),
     (
         "comparison_trial mcnemar_test_size above 1",

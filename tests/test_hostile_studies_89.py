@@ -17,6 +17,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.model_selection import GroupKFold, KFold
 from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
 
+from cvbook.learners import TunedSVC
 from cvbook.records import RecordKeyError
 from cvbook.studies import bootstrap_vs_cv as B
 from cvbook.studies import dependent_data as D
@@ -106,10 +107,10 @@ BAD = [
         ),
         "n_fresh",
     ),
-    (lambda: B.TunedSVC().fit("abc", Y20), "X"),
-    (lambda: B.TunedSVC().fit(X20, Y20[:5]), "same length"),
-    (lambda: B.TunedSVC().fit(np.full((20, 2), np.nan), Y20), "X"),
-    (lambda: B.TunedSVC().fit(X20, Y20).predict("abc"), "X"),
+    (lambda: TunedSVC().fit("abc", Y20), "X"),
+    (lambda: TunedSVC().fit(X20, Y20[:5]), "same length"),
+    (lambda: TunedSVC().fit(np.full((20, 2), np.nan), Y20), "X"),
+    (lambda: TunedSVC().fit(X20, Y20).predict("abc"), "X"),
     (lambda: _study(risk=np.array(["a", "b"])), "values['risk']"),
     (lambda: _study(risk=np.array([object(), 1.0])), "values['risk']"),
     (lambda: _study(risk=np.array([0.1]), **{"3": np.array([1.0, 2.0])}), "one value per"),
@@ -153,10 +154,10 @@ def test_redraw_bound_is_the_documented_one():
 
 def test_tuned_svc_follows_sklearn_conventions():
     with pytest.raises(NotFittedError):
-        B.TunedSVC().predict(X20)
-    fitted = B.TunedSVC().fit(pd.DataFrame(X20), list(Y20))
-    np.testing.assert_array_equal(fitted.predict(X20), B.TunedSVC().fit(X20, Y20).predict(X20))
-    one = B.TunedSVC().fit(X20, np.ones(20, dtype=int))  # one class: predicts it
+        TunedSVC().predict(X20)
+    fitted = TunedSVC().fit(pd.DataFrame(X20), list(Y20))
+    np.testing.assert_array_equal(fitted.predict(X20), TunedSVC().fit(X20, Y20).predict(X20))
+    one = TunedSVC().fit(X20, np.ones(20, dtype=int))  # one class: predicts it
     assert one.predict(X20[:3]).tolist() == [1, 1, 1]
 
 

@@ -38,6 +38,7 @@ FLOORS: dict[str, int] = {
     "cvbook.loo": 3,
     "cvbook.ckcv": 3,
     "cvbook._ckcv_libsvm": 3,
+    "cvbook.learners": 3,
     "cvbook.compare": 3,
     "cvbook.intervals": 3,
     "cvbook.dependence": 3,

@@ -24,6 +24,7 @@ import shutil
 import time
 from collections.abc import Sequence
 
+from ..learners import get_learner
 from ..records import Ledger, PartMismatch, note_unrecorded_checkpoint, prune_checkpoint
 from ..simulation import saved_repetitions
 from ..studies.bootstrap_vs_cv import (
@@ -64,7 +65,12 @@ def _parser() -> argparse.ArgumentParser:
         "cvbook.runs.bootstrap", "Bootstrap estimates and cross-validation against the known risk."
     )
     parser.add_argument("--distribution", default="twogaussians")
-    parser.add_argument("--learners", nargs="+", choices=BOOTSTRAP_LEARNERS, default=["lda", "1nn"])
+    parser.add_argument(
+        "--learners",
+        nargs="+",
+        default=["lda", "1nn"],
+        help=f"any of {list(BOOTSTRAP_LEARNERS)} (names of cvbook.learners)",
+    )
     parser.add_argument("--m", type=cli.positive_int, nargs="+", default=[20, 40])
     parser.add_argument("--n-repeats", type=cli.positive_int, default=1000)
     parser.add_argument("--n-bootstraps", type=cli.positive_int, default=50)
@@ -133,6 +139,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         bootstrap_distribution(args.distribution)
     except ValueError as err:
         parser.error(_option_message(str(err).replace("name must", "distribution must", 1)))
+    try:  # an unknown or old learner name stops the run before any work
+        for learner in args.learners:
+            get_learner(learner, BOOTSTRAP_LEARNERS, "--learners", legacy="bootstrap")
+    except ValueError as err:
+        parser.error(str(err))
     small = [m for m in args.m if m < MIN_M]
     if small:
         parser.error(f"argument --m: every m must be >= {MIN_M}, got {small}")

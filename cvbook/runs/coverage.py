@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from ..learners import LEGACY_NAMES, get_learner
 from ..provenance import atomic_write_text, package_versions
 from ..records import (
     Ledger,
@@ -44,8 +45,8 @@ from ..records import (
 )
 from ..simulation import saved_repetitions
 from ..studies.bound_coverage import (
+    COVERAGE_LEARNERS,
     DISTRIBUTIONS,
-    LEARNERS,
     default_learner,
     run_coverage,
     summarize,
@@ -144,8 +145,29 @@ def write_results(
     atomic_write_text(path.parent / f"{path.name}.json", json.dumps(payload, indent=1) + "\n")
 
 
+def _legacy_path(path: Path) -> Path:
+    """``path``, or the run written under its learner's old name when only that exists.
+
+    A run ``<distribution>_<learner>`` made before the learner registry carries the old
+    learner name (:data:`cvbook.learners.LEGACY_NAMES` ``["coverage"]``): ``twonorm_svm``
+    is read from ``twonorm_svc`` when no ``twonorm_svm`` was written.
+    """
+    if _records_path(path).exists():
+        return path
+    for old, new in LEGACY_NAMES["coverage"].items():
+        if path.name.endswith(f"_{new}"):
+            legacy = path.with_name(f"{path.name.removesuffix(new)}{old}")
+            if _records_path(legacy).exists():
+                return legacy
+    return path
+
+
 def read_results(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """Read what :func:`write_results` wrote: ``(records, provenance)``.
+
+    A run named by the learner registry's name (``twonorm_svm``) that was written under
+    the learner's old name (``twonorm_svc``) is read from there; its provenance says what
+    was run, under the old name.
 
     Examples
     --------
@@ -154,7 +176,7 @@ def read_results(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[s
     ...
     FileNotFoundError: path 'no/such/run.records.csv.gz' must be a table file, got no such file
     """
-    path = _check_out(path)
+    path = _legacy_path(_check_out(path))
     records = read_records(path)
     payload = json.loads((path.parent / f"{path.name}.json").read_text())
     return records, payload["provenance"]
@@ -168,7 +190,11 @@ def _parser() -> argparse.ArgumentParser:
         out_help="output path: OUT.records.csv.gz and OUT.json are written (OUT kept as given)",
     )
     parser.add_argument("--distribution", default="twogaussians", choices=DISTRIBUTIONS)
-    parser.add_argument("--learner", default="default", choices=LEARNERS)
+    parser.add_argument(
+        "--learner",
+        default="default",
+        help=f"one of {list(COVERAGE_LEARNERS)} (default: the study's learner per distribution)",
+    )
     parser.add_argument("--n", type=int, nargs="+", default=[200])
     parser.add_argument("--k", type=int, nargs="+", default=[5])
     parser.add_argument("--delta", type=float, nargs="+", default=[0.05])
@@ -191,6 +217,8 @@ def _parser() -> argparse.ArgumentParser:
 def _check_options(args: argparse.Namespace) -> None:
     """Every option checked by the name the user typed, before any work (ValueError)."""
     check_output_path(args.out, "--out", folder=False)
+    if args.learner != "default":  # the study's rule; any other name is the registry's
+        get_learner(args.learner, COVERAGE_LEARNERS, "--learner", legacy="coverage")
     if args.checkpoint is not None:
         check_output_path(args.checkpoint, "--checkpoint", folder=True)
     check_output_path(f"{args.out}.parts", "--out (its OUT.parts folder)", folder=True)

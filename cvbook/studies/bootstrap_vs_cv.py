@@ -21,32 +21,25 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+from sklearn.base import clone
 from sklearn.model_selection import (
     LeaveOneOut,
     RepeatedStratifiedKFold,
     StratifiedKFold,
 )
-from sklearn.neighbors import KNeighborsClassifier
-from sklearn.svm import SVC
-from sklearn.tree import DecisionTreeClassifier
-from sklearn.utils.validation import check_is_fitted
 
 from .. import simulation, stats
 from ..bootstrap import N_BOOTSTRAPS, BootstrapSplit, bootstrap_estimates, no_information_rate
 from ..datasets.synthetic import Ringnorm, TwoGaussians, Twonorm, linear_rule, true_risk
+from ..learners import current_name, get_learner
 from ..records import missing_key, read_table, write_table
 from ..risk import fit_predict, score_splits
 from ..validation import (
     ArgumentTypeError,
     Interval,
     as_random_state,
-    check_features,
-    check_float,
     check_int,
     check_random_state,
-    check_xy,
     validate_params,
 )
 
@@ -57,8 +50,6 @@ __all__ = [
     "MIN_M",
     "BootstrapStudy",
     "NoInformation",
-    "TunedSVC",
-    "bootstrap_learner",
     "bootstrap_study",
     "bootstrap_trial",
     "class_mix_study",
@@ -102,8 +93,15 @@ _STUDY = {
 #: The estimates a trial computes, in the order of the chapter's tables.
 ESTIMATES: tuple[str, ...] = ("oob", ".632", ".632+", "cv2", "cv5", "cv10", "cv10x5", "loo")
 
-#: The learners of the chapter: stable, unstable, and tuned.
-BOOTSTRAP_LEARNERS: tuple[str, ...] = ("lda", "1nn", "tree", "svc")
+#: The learners of the chapter, stable, unstable and tuned: the names of
+#: :data:`cvbook.learners.LEARNERS` it accepts.
+BOOTSTRAP_LEARNERS: tuple[str, ...] = ("lda", "1nn", "tree", "svm_tuned")
+
+
+def _learner(name: Any) -> Any:
+    """The learner called ``name`` (one of :data:`BOOTSTRAP_LEARNERS`), fresh and unfitted;
+    an old name of a committed record is refused with what it is called now."""
+    return get_learner(name, BOOTSTRAP_LEARNERS, "learner", legacy="bootstrap").make()
 
 
 @dataclass(frozen=True)
@@ -170,127 +168,6 @@ def bootstrap_distribution(name: str) -> Any:
     ValueError: name must be one of ['noinformation', 'ringnorm', ...], got 'nope'
     """
     return _distribution(name, "name")
-
-
-def _check_grid_values(values: Any, name: str) -> None:
-    """A non-empty sequence of positive finite numbers (a grid of ``C`` or ``gamma``)."""
-    if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray)):
-        raise ArgumentTypeError(f"{name} must be a sequence of positive numbers, got {values!r}")
-    if len(values) == 0:
-        raise ValueError(f"{name} must hold at least one value, got none")
-    for v in values:
-        check_float(v, name, minimum=0, exclusive=True)
-
-
-class TunedSVC(ClassifierMixin, BaseEstimator):
-    """A Gaussian-kernel SVM that tunes ``C`` and ``gamma`` on its own training set.
-
-    Each fit scores every ``(C, gamma)`` of the grid by stratified ``cv``-fold error on the
-    training set (the first of equal errors wins, grid order), then refits the best on
-    all of it: the learner "SVC tuned by grid search" as one estimator, so that every
-    estimate of the chapter re-tunes inside each of its fits. It gives the same choice
-    as :class:`sklearn.model_selection.GridSearchCV` with the same folds and
-    ``scoring="accuracy"``, without its per-candidate overhead (checked in the tests).
-
-    Parameters
-    ----------
-    Cs, gammas : sequence of float, default=(0.1, 1.0, 10.0) and (0.1, 0.5, 2.0)
-        The grid: non-empty, positive numbers.
-    cv : int, default=3
-        Folds of the tuning, >= 2 (lowered to the size of the smaller class when that is
-        smaller). The three are checked by ``fit``, as scikit-learn's conventions ask.
-
-    Examples
-    --------
-    >>> from cvbook.datasets import TwoGaussians
-    >>> X, y = TwoGaussians().sample(40, random_state=0)
-    >>> sorted(TunedSVC().fit(X, y).best_params_)
-    ['C', 'gamma']
-    """
-
-    def __init__(
-        self,
-        Cs: Sequence[float] = (0.1, 1.0, 10.0),
-        gammas: Sequence[float] = (0.1, 0.5, 2.0),
-        cv: int = 3,
-    ) -> None:
-        self.Cs = Cs
-        self.gammas = gammas
-        self.cv = cv
-
-    def fit(self, X: Any, y: Any) -> TunedSVC:
-        """Tune on ``(X, y)`` by stratified K-fold, then refit the best setting."""
-        _check_grid_values(self.Cs, "Cs")
-        _check_grid_values(self.gammas, "gammas")
-        check_int(self.cv, "cv", minimum=2)
-        X, y = check_xy(X, y)
-        self.classes_, counts = np.unique(y, return_counts=True)
-        grid = [(C, g) for C in self.Cs for g in self.gammas]
-        if len(self.classes_) < 2:  # one class: nothing to tune or to separate
-            self.best_params_, self.model_ = {"C": grid[0][0], "gamma": grid[0][1]}, None
-            return self
-        errors = np.zeros(len(grid))
-        k = max(2, min(self.cv, int(counts.min())))
-        with warnings.catch_warnings():  # a class of one point: StratifiedKFold warns
-            warnings.simplefilter("ignore", UserWarning)
-            folds = list(StratifiedKFold(k).split(X, y))
-        for tr, te in folds:
-            if len(np.unique(y[tr])) < 2:
-                continue
-            for j, (C, g) in enumerate(grid):
-                errors[j] += np.mean(SVC(C=C, gamma=g).fit(X[tr], y[tr]).predict(X[te]) != y[te])
-        C, g = grid[int(np.argmin(errors))]
-        self.best_params_ = {"C": C, "gamma": g}
-        self.model_ = SVC(C=C, gamma=g).fit(X, y)
-        return self
-
-    def predict(self, X: Any) -> np.ndarray:
-        """The refitted SVM's labels (the one class, if the training set had one).
-
-        Before ``fit``, a ``sklearn.exceptions.NotFittedError``.
-        """
-        check_is_fitted(self, "classes_")
-        X = check_features(X, "X")
-        if self.model_ is None:
-            return np.full(X.shape[0], self.classes_[0])
-        return self.model_.predict(X)
-
-
-def bootstrap_learner(name: str) -> Any:
-    """The learner called ``name`` (one of :data:`BOOTSTRAP_LEARNERS`).
-
-    ``"lda"`` linear discriminant analysis (stable); ``"1nn"`` one nearest neighbour (a
-    k-d tree: distances computed one pair at a time, so that a near tie on the 20,000
-    fresh points is broken the same way for any number of threads, which scikit-learn's
-    brute-force search, a chunked matrix product, does not guarantee) and
-    ``"tree"`` a fully grown decision tree (unstable, zero training error); ``"svc"`` a
-    Gaussian-kernel SVM whose ``C`` and ``gamma`` are tuned on each training set
-    (:class:`TunedSVC`).
-
-    Examples
-    --------
-    >>> type(bootstrap_learner("1nn")).__name__
-    'KNeighborsClassifier'
-    >>> bootstrap_learner("LDA")
-    Traceback (most recent call last):
-    ...
-    ValueError: name must be one of ['lda', '1nn', 'tree', 'svc'], got 'LDA'
-    """
-    return _learner(name, "name")
-
-
-def _learner(name: Any, argument: str) -> Any:
-    """The learner called ``name``; an error names ``argument`` as the caller spells it."""
-    if isinstance(name, str):
-        if name == "lda":
-            return LinearDiscriminantAnalysis()
-        if name == "1nn":
-            return KNeighborsClassifier(n_neighbors=1, algorithm="kd_tree")
-        if name == "tree":
-            return DecisionTreeClassifier(random_state=0)
-        if name == "svc":
-            return TunedSVC()
-    raise ValueError(f"{argument} must be one of {list(BOOTSTRAP_LEARNERS)}, got {name!r}")
 
 
 def _risk(model: Any, distribution: Any, fresh: tuple[np.ndarray, np.ndarray] | None) -> float:
@@ -394,7 +271,7 @@ def bootstrap_trial(
     Examples
     --------
     >>> out = bootstrap_trial(np.random.default_rng(0), TwoGaussians(),
-    ...                       LinearDiscriminantAnalysis(), 30, n_bootstraps=10, target_sizes=(15,))
+    ...                       get_learner("lda").make(), 30, n_bootstraps=10, target_sizes=(15,))
     >>> sorted(out)[:4]
     ['.632', '.632+', 'cv10', 'cv10x5']
     """
@@ -453,7 +330,7 @@ def no_information_trial(
     """
     rng = as_random_state(rng)
     X, y = NoInformation(dim=dim).sample(m, random_state=rng)
-    nn = KNeighborsClassifier(n_neighbors=1, algorithm="kd_tree")
+    nn = get_learner("1nn").make()
     # Efron's plain bootstrap (classes balanced in S, so a one-class sample has
     # probability about 2**(1 - m); 1-NN would cope anyway).
     b = bootstrap_estimates(nn, X, y, n_bootstraps=n_bootstraps, random_state=rng.integers(2**32))
@@ -540,7 +417,7 @@ def mlxtend_noinfo_trial(
     """
     rng = as_random_state(rng)
     X, y = NoInformation().sample(m, random_state=rng)
-    nn = KNeighborsClassifier(n_neighbors=1, algorithm="kd_tree")
+    nn = get_learner("1nn").make()
     return mlxtend_style_estimates(nn, X, y, n_bootstraps, random_state=rng.integers(2**32))
 
 
@@ -630,7 +507,7 @@ def class_mix_trial(
      'oob_strat_bal', 'risk']
     """
     rng = as_random_state(rng)
-    est = _learner(learner, "learner")
+    est = _learner(learner)
     target_sizes = [int(n) for n in target_sizes]
     dist = _distribution("twogaussians", "distribution")
     X, y = _sample(dist, m, rng)
@@ -681,7 +558,7 @@ def class_mix_study(
     >>> st.n_repeats, st.learner
     (3, 'lda')
     """
-    _learner(learner, "learner")
+    _learner(learner)
     rows = simulation.repeat(
         class_mix_trial,
         n_repeats,
@@ -810,7 +687,7 @@ def bootstrap_study(
     (3, 0.5, 0.0)
     """
     dist = _distribution(distribution, "distribution")
-    est = _learner(learner, "learner")
+    est = _learner(learner)
     sizes = tuple(int(n) for n in target_sizes)
     rows = simulation.repeat(
         bootstrap_trial,
@@ -920,6 +797,10 @@ def _check_study(study: Any) -> BootstrapStudy:
 def read_study(path: Any) -> BootstrapStudy:
     """Read what :func:`write_study` wrote (:func:`cvbook.records.read_table`).
 
+    The learner is named as :mod:`cvbook.learners` names it now: a record written under an
+    old name (``"svc"``, now ``"svm_tuned"``) reads with the new one
+    (:func:`cvbook.learners.current_name`); the file keeps what was written.
+
     Raises
     ------
     FileNotFoundError
@@ -931,7 +812,10 @@ def read_study(path: Any) -> BootstrapStudy:
     columns, meta = read_table(path)
     try:
         return BootstrapStudy(
-            values=columns, m=meta["m"], learner=meta["learner"], distribution=meta["distribution"]
+            values=columns,
+            m=meta["m"],
+            learner=current_name(meta["learner"], "bootstrap"),
+            distribution=meta["distribution"],
         )
     except (ValueError, KeyError) as err:
         raise ValueError(

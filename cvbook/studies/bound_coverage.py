@@ -54,14 +54,13 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import clone
-from sklearn.discriminant_analysis import LinearDiscriminantAnalysis, QuadraticDiscriminantAnalysis
 from sklearn.model_selection import KFold, train_test_split
-from sklearn.svm import SVC
 
 from ..book import format_pm
 from ..bounds import clopper_pearson_interval, clopper_pearson_upper
 from ..ckcv import CompleteKCV
 from ..datasets.synthetic import DISTRIBUTIONS, make_distribution, true_risk
+from ..learners import get_learner
 from ..risk import score_splits
 from ..simulation import repeat
 from ..validation import (
@@ -77,7 +76,8 @@ from ..validation import (
 )
 
 __all__ = [
-    "LEARNERS",
+    "COVERAGE_LEARNERS",
+    "DEFAULT_LEARNERS",
     "METHODS",
     "TUNED_K",
     "binomial_se",
@@ -130,35 +130,45 @@ def _check_name(value: Any, name: str, allowed: Sequence[str]) -> str:
     return value
 
 
-#: Learners the command line knows: ``default`` (see :func:`default_learner`) or ``svc``.
-LEARNERS: tuple[str, ...] = ("default", "svc")
+#: The learners of chapter 6: ``"default"``, the study's rule that picks a registry entry
+#: per distribution (:data:`DEFAULT_LEARNERS`), or ``"svm"`` of :data:`cvbook.learners.LEARNERS`.
+COVERAGE_LEARNERS: tuple[str, ...] = ("default", "svm")
+
+#: The registry entry ``"default"`` picks on each distribution: a shrinkage LDA where the
+#: Bayes rule is linear (exact true risks), a regularized QDA on ringnorm, whose Bayes
+#: rule is quadratic.
+DEFAULT_LEARNERS: dict[str, str] = {
+    "twogaussians": "lda_shrinkage",
+    "twonorm": "lda_shrinkage",
+    "ringnorm": "qda_reg",
+}
 
 
 def default_learner(name: str, learner: str = "default") -> tuple[Any, dict[str, list]]:
     """``(estimator, param_grid)`` the study uses on the distribution ``name``.
 
-    ``learner="default"``: a shrinkage LDA on the two Gaussians and on twonorm
-    (linear, as their Bayes rules are, so the true risk is exact and the study
-    is fast); a regularized QDA on ringnorm, whose Bayes rule is quadratic (its
-    true risk comes from a fresh sample). ``learner="svc"``: the Gaussian-kernel
-    SVM of Anguita et al. (2012), ``C`` in {1, 10}; its true risk always comes
-    from a fresh sample, which costs seconds per repetition.
+    ``learner="default"``: the entry :data:`DEFAULT_LEARNERS` names for the distribution,
+    a shrinkage LDA on the two Gaussians and on twonorm (linear, as their Bayes rules
+    are, so the true risk is exact and the study is fast), a regularized QDA on
+    ringnorm (its true risk comes from a fresh sample). ``learner="svm"``: the
+    Gaussian-kernel SVM of Anguita et al. (2012), ``C`` in {1, 10}; its true risk
+    always comes from a fresh sample, which costs seconds per repetition. The
+    estimator and its grid are the registry's (:func:`cvbook.learners.get_learner`).
 
     Examples
     --------
     >>> est, grid = default_learner("twogaussians")
     >>> type(est).__name__, grid
     ('LinearDiscriminantAnalysis', {'shrinkage': [0.0, 0.8]})
-    >>> default_learner("ringnorm", learner="svc")[1]
+    >>> default_learner("ringnorm", learner="svm")[1]
     {'C': [1.0, 10.0]}
     """
     _check_name(name, "name", DISTRIBUTIONS)
-    _check_name(learner, "learner", LEARNERS)
-    if learner == "svc":
-        return SVC(kernel="rbf", gamma="scale"), {"C": [1.0, 10.0]}
-    if name in ("twogaussians", "twonorm"):
-        return LinearDiscriminantAnalysis(solver="lsqr"), {"shrinkage": [0.0, 0.8]}
-    return QuadraticDiscriminantAnalysis(), {"reg_param": [0.0, 0.5]}
+    if learner == "default":
+        entry = get_learner(DEFAULT_LEARNERS[name])
+    else:
+        entry = get_learner(learner, COVERAGE_LEARNERS, "learner", legacy="coverage")
+    return entry.make(), entry.param_grid()
 
 
 def _risk(model, distribution, n_fresh: int, fresh_seed: int) -> float:

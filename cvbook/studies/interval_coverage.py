@@ -18,7 +18,8 @@ Risks are exact for a linear learner on the two Gaussians and on twonorm
 (:meth:`~cvbook.datasets.synthetic.Twonorm.linear_rule_risk`); otherwise they come from
 a fresh sample (standard error recorded).
 
-The learners (:func:`make_learner`), the check of the sizes (:func:`check_n_values`),
+The learners (:data:`INTERVAL_LEARNERS`, names of :mod:`cvbook.learners`), the check of
+the sizes (:func:`check_n_values`),
 of a study's records (:func:`check_records`) and the scorer of a model
 (:func:`risk_function`) are public: chapter 7's other two studies,
 :mod:`cvbook.studies.learner_comparison` and :mod:`cvbook.studies.nested_cv_bias`,
@@ -39,9 +40,6 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import clone
-from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
-from sklearn.linear_model import LogisticRegression
-from sklearn.svm import SVC
 
 from ..bounds import clopper_pearson_interval
 from ..datasets.synthetic import linear_rule, make_distribution, true_risk
@@ -55,6 +53,7 @@ from ..intervals import (
     nested_cv_interval,
     random_splits,
 )
+from ..learners import get_learner
 from ..simulation import repeat
 from ..validation import (
     ArgumentTypeError,
@@ -77,7 +76,6 @@ __all__ = [
     "coverage_hits",
     "format_interval_table",
     "interval_trial",
-    "make_learner",
     "own_target",
     "risk_function",
     "run_intervals",
@@ -85,7 +83,7 @@ __all__ = [
 ]
 
 
-#: Learners, by name.
+#: The learners of chapter 7: the names of :data:`cvbook.learners.LEARNERS` it accepts.
 INTERVAL_LEARNERS: tuple[str, ...] = ("lda", "logreg", "svm")
 
 #: The (distribution, learner) pairs of the long run.
@@ -220,36 +218,6 @@ def check_records(records: Any, columns: Sequence[str], producer: str) -> dict[s
     return {k: np.asarray(v) for k, v in records.items()}
 
 
-def make_learner(name: str, argument: str = "name"):
-    """The learner called ``name``: LDA, logistic regression (C = 1) or an RBF SVM (C = 1).
-
-    Parameters
-    ----------
-    name : {"lda", "logreg", "svm"}
-        A key of :data:`INTERVAL_LEARNERS`.
-    argument : str, default="name"
-        The caller's name for ``name``, used in the error.
-
-    Raises
-    ------
-    ValueError
-        If ``name`` is not one of :data:`INTERVAL_LEARNERS`; the message names ``argument``.
-
-    Examples
-    --------
-    >>> make_learner("svm")
-    SVC()
-    """
-    if isinstance(name, str):
-        if name == "lda":
-            return LinearDiscriminantAnalysis()
-        if name == "logreg":
-            return LogisticRegression(C=1.0, max_iter=1000)
-        if name == "svm":
-            return SVC(kernel="rbf", C=1.0, gamma="scale")
-    raise ValueError(f"{argument} must be one of {list(INTERVAL_LEARNERS)}, got {name!r}")
-
-
 #: The fewest fresh points that score a model: a smaller fresh sample may miss a class.
 _MIN_FRESH = 100
 
@@ -278,7 +246,7 @@ def risk_function(distribution, rng: np.random.Generator, n_fresh: int):
     >>> dist = make_distribution("twonorm")
     >>> X, y = dist.sample(100, random_state=0)
     >>> risk = risk_function(dist, np.random.default_rng(0), 1000)
-    >>> risk(make_learner("lda").fit(X, y))[1]
+    >>> risk(get_learner("lda").make().fit(X, y))[1]
     0.0
     """
     n_fresh = check_int(n_fresh, "n_fresh", minimum=_MIN_FRESH)
@@ -346,7 +314,7 @@ def interval_trial(
     """
     rng = check_rng(rng, "rng")
     dist = make_distribution(distribution)
-    est = make_learner(learner, "learner")
+    est = get_learner(learner, INTERVAL_LEARNERS, "learner").make()
     n_values = check_n_values(n_values)
     cfg = _check_settings(settings)
     risk = risk_function(dist, rng, n_fresh)
@@ -441,7 +409,7 @@ def run_intervals(
     (['conservative_z', 'corrected_t'], 12)
     """
     make_distribution(distribution)
-    make_learner(learner, "learner")
+    get_learner(learner, INTERVAL_LEARNERS, "learner")
     n_values = check_n_values(n_values)
     n_repeats = check_int(n_repeats, "n_repeats", minimum=1)
     alpha = float(check_open_unit(alpha, "alpha", scalar=True))

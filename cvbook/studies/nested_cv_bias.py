@@ -20,9 +20,10 @@ import numpy as np
 from sklearn.base import clone
 
 from ..datasets.synthetic import make_distribution
+from ..learners import get_learner
 from ..simulation import repeat
 from ..validation import check_int, check_rng
-from .interval_coverage import check_n_values, make_learner, risk_function
+from .interval_coverage import INTERVAL_LEARNERS, check_n_values, risk_function
 
 __all__ = [
     "bias_factor",
@@ -72,7 +73,10 @@ def nested_learning_curve_trial(
     (1, 4)
     """
     rng = check_rng(rng, "rng")
-    dist, est = make_distribution(distribution), make_learner(learner, "learner")
+    dist, est = (
+        make_distribution(distribution),
+        get_learner(learner, INTERVAL_LEARNERS, "learner").make(),
+    )
     K = check_int(n_splits, "n_splits", minimum=3)
     n_values = check_n_values(n_values)
     risk = risk_function(dist, rng, n_fresh)
@@ -126,7 +130,7 @@ def run_nested_learning_curve(
     (['n', 'repeat', 'risk_full', 'risk_inner', 'risk_outer'], (3,))
     """
     make_distribution(distribution)
-    make_learner(learner, "learner")
+    get_learner(learner, INTERVAL_LEARNERS, "learner")
     n_values = check_n_values(n_values)
     n_repeats = check_int(n_repeats, "n_repeats", minimum=2)
     n_splits = check_int(n_splits, "n_splits", minimum=3)

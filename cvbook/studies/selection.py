@@ -14,6 +14,7 @@ from sklearn.metrics.pairwise import rbf_kernel
 from ..datasets.synthetic import monte_carlo_risk
 from ..holdout import stratified_indices
 from ..kfold import FoldRisks, NestedResult, checked_kfold
+from ..learners import get_learner
 from ..risk import count_errors, draw_sample, model_risk
 from ..simulation import repeat
 from ..validation import (
@@ -239,7 +240,9 @@ def selection_summary(
     return out
 
 
-#: The book's learners: hyperparameter name, default grid, value fixed in advance.
+#: The candidate families a chapter selects among: hyperparameter name, default grid, value
+#: fixed in advance. A family is not one configuration (that is :mod:`cvbook.learners`):
+#: it is a hyperparameter and the values a selection tries.
 _GRIDS: dict[str, tuple[str, tuple, Any]] = {
     "svm": ("C", (0.1, 1.0, 10.0, 100.0), 1.0),
     "knn": ("k", (1, 5, 9, 15), 5),
@@ -280,17 +283,19 @@ class CandidateGrid:
 
 
 def _make_candidate(model: str, value: Any) -> Any:
+    """One candidate of the family ``model``: ``"svm"`` is :mod:`cvbook.learners`' ``"svm"``
+    (the Gaussian-kernel SVM) with its ``C`` (and ``gamma``) set to ``value``."""
     from sklearn.neighbors import KNeighborsClassifier
-    from sklearn.svm import SVC
 
     if model == "knn":
         return KNeighborsClassifier(n_neighbors=value)
     if model == "kridge":
         alpha, gamma = value if isinstance(value, tuple) else (value, 1.0)
         return KernelRidgeClassifier(alpha=alpha, gamma=gamma)
+    svm = get_learner("svm").make()
     if isinstance(value, tuple):
-        return SVC(C=value[0], gamma=value[1])
-    return SVC(C=value)
+        return svm.set_params(C=value[0], gamma=value[1])
+    return svm.set_params(C=value)
 
 
 def candidate_grid(

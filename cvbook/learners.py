@@ -1,0 +1,345 @@
+"""The learners of chapters 6, 7 and 9: one registry, one name per estimator configuration.
+
+Every learner a study or a command line names is an entry of :data:`LEARNERS`: the name,
+a factory that builds a fresh, unfitted estimator, the grid a study tunes it over (where
+one does), and a one-line description. The same configuration has the same name in every
+chapter (chapter 6's tuned RBF SVM and chapter 7's RBF SVM are both ``"svm"``), and two
+configurations never share one (``"lda"`` is scikit-learn's default LDA, ``"lda_shrinkage"``
+the least-squares LDA whose shrinkage a study tunes). A study accepts a subset of the
+names and says which (``INTERVAL_LEARNERS``, ``BOOTSTRAP_LEARNERS``, ``COVERAGE_LEARNERS``);
+:func:`get_learner` is the one lookup, and refuses any other name with the package's one
+message form.
+
+Records written before this registry name a learner by its old name: :data:`LEGACY_NAMES`
+says, per kind of record, what it is called now, and :func:`current_name` applies it where
+those records are read.
+
+A grid of *candidates* that a chapter selects among
+(:func:`cvbook.studies.selection.candidate_grid`: a family, a hyperparameter and its
+values, a value fixed in advance) is another idea and lives with the selection study; its
+``"svm"`` family is built on this registry's ``"svm"``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.discriminant_analysis import LinearDiscriminantAnalysis, QuadraticDiscriminantAnalysis
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import StratifiedKFold
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.svm import SVC
+from sklearn.tree import DecisionTreeClassifier
+from sklearn.utils.validation import check_is_fitted
+
+from .validation import (
+    ArgumentTypeError,
+    check_features,
+    check_float,
+    check_int,
+    check_xy,
+    validate_params,
+)
+
+__all__ = [
+    "LEARNERS",
+    "LEGACY_NAMES",
+    "Learner",
+    "TunedSVC",
+    "current_name",
+    "get_learner",
+]
+
+
+def _check_grid_values(values: Any, name: str) -> None:
+    """A non-empty sequence of positive finite numbers (a grid of ``C`` or ``gamma``)."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray)):
+        raise ArgumentTypeError(f"{name} must be a sequence of positive numbers, got {values!r}")
+    if len(values) == 0:
+        raise ValueError(f"{name} must hold at least one value, got none")
+    for v in values:
+        check_float(v, name, minimum=0, exclusive=True)
+
+
+class TunedSVC(ClassifierMixin, BaseEstimator):
+    """A Gaussian-kernel SVM that tunes ``C`` and ``gamma`` on its own training set.
+
+    Each fit scores every ``(C, gamma)`` of the grid by stratified ``cv``-fold error on the
+    training set (the first of equal errors wins, grid order), then refits the best on
+    all of it: the learner "SVC tuned by grid search" as one estimator, so that every
+    estimate of chapter 9 re-tunes inside each of its fits. It gives the same choice
+    as :class:`sklearn.model_selection.GridSearchCV` with the same folds and
+    ``scoring="accuracy"``, without its per-candidate overhead (checked in the tests).
+
+    Parameters
+    ----------
+    Cs, gammas : sequence of float, default=(0.1, 1.0, 10.0) and (0.1, 0.5, 2.0)
+        The grid: non-empty, positive numbers.
+    cv : int, default=3
+        Folds of the tuning, >= 2 (lowered to the size of the smaller class when that is
+        smaller). The three are checked by ``fit``, as scikit-learn's conventions ask.
+
+    Examples
+    --------
+    >>> from cvbook.datasets import TwoGaussians
+    >>> X, y = TwoGaussians().sample(40, random_state=0)
+    >>> sorted(TunedSVC().fit(X, y).best_params_)
+    ['C', 'gamma']
+    """
+
+    def __init__(
+        self,
+        Cs: Sequence[float] = (0.1, 1.0, 10.0),
+        gammas: Sequence[float] = (0.1, 0.5, 2.0),
+        cv: int = 3,
+    ) -> None:
+        self.Cs = Cs
+        self.gammas = gammas
+        self.cv = cv
+
+    def fit(self, X: Any, y: Any) -> TunedSVC:
+        """Tune on ``(X, y)`` by stratified K-fold, then refit the best setting."""
+        _check_grid_values(self.Cs, "Cs")
+        _check_grid_values(self.gammas, "gammas")
+        check_int(self.cv, "cv", minimum=2)
+        X, y = check_xy(X, y)
+        self.classes_, counts = np.unique(y, return_counts=True)
+        grid = [(C, g) for C in self.Cs for g in self.gammas]
+        if len(self.classes_) < 2:  # one class: nothing to tune or to separate
+            self.best_params_, self.model_ = {"C": grid[0][0], "gamma": grid[0][1]}, None
+            return self
+        errors = np.zeros(len(grid))
+        k = max(2, min(self.cv, int(counts.min())))
+        with warnings.catch_warnings():  # a class of one point: StratifiedKFold warns
+            warnings.simplefilter("ignore", UserWarning)
+            folds = list(StratifiedKFold(k).split(X, y))
+        for tr, te in folds:
+            if len(np.unique(y[tr])) < 2:
+                continue
+            for j, (C, g) in enumerate(grid):
+                errors[j] += np.mean(SVC(C=C, gamma=g).fit(X[tr], y[tr]).predict(X[te]) != y[te])
+        C, g = grid[int(np.argmin(errors))]
+        self.best_params_ = {"C": C, "gamma": g}
+        self.model_ = SVC(C=C, gamma=g).fit(X, y)
+        return self
+
+    def predict(self, X: Any) -> np.ndarray:
+        """The refitted SVM's labels (the one class, if the training set had one).
+
+        Before ``fit``, a ``sklearn.exceptions.NotFittedError``.
+        """
+        check_is_fitted(self, "classes_")
+        X = check_features(X, "X")
+        if self.model_ is None:
+            return np.full(X.shape[0], self.classes_[0])
+        return self.model_.predict(X)
+
+
+@dataclass(frozen=True)
+class Learner:
+    """One entry of the registry: a factory, the grid a study tunes it over, a description.
+
+    Attributes
+    ----------
+    name : str
+        The registry's name (``"svm"``).
+    factory : callable
+        Builds a fresh, unfitted estimator.
+    description : str
+        One line, for the API page and the error messages.
+    grid : mapping of str to tuple, default={}
+        The values of each hyperparameter a study tunes the learner over (empty: no
+        study tunes it). :meth:`param_grid` gives it in scikit-learn's form.
+
+    Examples
+    --------
+    >>> entry = get_learner("svm")
+    >>> entry.make(), entry.param_grid()
+    (SVC(), {'C': [1.0, 10.0]})
+    """
+
+    name: str
+    factory: Callable[[], Any]
+    description: str
+    grid: Mapping[str, tuple] = field(default_factory=dict)
+
+    def make(self) -> Any:
+        """A fresh, unfitted estimator of this configuration."""
+        return self.factory()
+
+    def param_grid(self) -> dict[str, list]:
+        """The tuning grid as a new ``dict`` of lists (``{}`` when no study tunes it)."""
+        return {key: list(values) for key, values in self.grid.items()}
+
+
+def _entries(*entries: Learner) -> Mapping[str, Learner]:
+    return MappingProxyType({entry.name: entry for entry in entries})
+
+
+#: Every learner of the book, by name: one name per estimator configuration.
+LEARNERS: Mapping[str, Learner] = _entries(
+    Learner(
+        "lda",
+        LinearDiscriminantAnalysis,
+        "linear discriminant analysis, scikit-learn's defaults (SVD solver, no shrinkage)",
+    ),
+    Learner(
+        "lda_shrinkage",
+        lambda: LinearDiscriminantAnalysis(solver="lsqr"),
+        "least-squares LDA whose shrinkage is tuned over {0, 0.8}",
+        {"shrinkage": (0.0, 0.8)},
+    ),
+    Learner(
+        "qda_reg",
+        QuadraticDiscriminantAnalysis,
+        "quadratic discriminant analysis whose reg_param is tuned over {0, 0.5}",
+        {"reg_param": (0.0, 0.5)},
+    ),
+    Learner(
+        "logreg",
+        lambda: LogisticRegression(C=1.0, max_iter=1000),
+        "logistic regression, C = 1 (L2), up to 1,000 iterations",
+    ),
+    Learner(
+        "svm",
+        lambda: SVC(kernel="rbf", C=1.0, gamma="scale"),
+        "Gaussian-kernel SVM, C = 1 and gamma='scale'; tuned over C in {1, 10}",
+        {"C": (1.0, 10.0)},
+    ),
+    Learner(
+        "svm_tuned",
+        TunedSVC,
+        "Gaussian-kernel SVM that tunes C and gamma on each training set (TunedSVC)",
+    ),
+    Learner(
+        "1nn",
+        lambda: KNeighborsClassifier(n_neighbors=1, algorithm="kd_tree"),
+        "one nearest neighbour (a k-d tree: ties broken alike for any number of threads)",
+    ),
+    Learner(
+        "tree",
+        lambda: DecisionTreeClassifier(random_state=0),
+        "a fully grown decision tree (zero training error)",
+    ),
+)
+
+
+def _check_among(value: Any, name: str) -> None:
+    """A sequence of names (a study's view of the registry)."""
+    if (
+        isinstance(value, (str, bytes))
+        or not isinstance(value, Sequence)
+        or not all(isinstance(v, str) for v in value)
+    ):
+        raise ArgumentTypeError(f"{name} must be a sequence of learner names, got {value!r}")
+
+
+def _check_argument(value: Any, name: str) -> None:
+    if not isinstance(value, str) or not value:
+        raise ArgumentTypeError(f"{name} must be a non-empty str, got {value!r}")
+
+
+#: Learner names of records written before this registry, by the command that wrote them
+#: (``"coverage"``: :mod:`cvbook.runs.coverage`, chapter 6's ``results/coverage/``;
+#: ``"bootstrap"``: :mod:`cvbook.runs.bootstrap`, chapter 9's ``results/bootstrap/``):
+#: the old name and what it is called now. The old ``"svc"`` meant two learners: in
+#: chapter 6 the RBF SVM with C tuned over {1, 10} (``"svm"``), in chapter 9 the SVM that
+#: tunes C and gamma inside each fit (``"svm_tuned"``).
+LEGACY_NAMES: Mapping[str, Mapping[str, str]] = MappingProxyType(
+    {
+        "coverage": MappingProxyType({"svc": "svm"}),
+        "bootstrap": MappingProxyType({"svc": "svm_tuned"}),
+    }
+)
+
+
+def current_name(name: str, kind: str) -> str:
+    """The registry's name for the learner a record of ``kind`` calls ``name``.
+
+    A name of :data:`LEGACY_NAMES` ``[kind]`` is renamed; any other is returned as it is.
+
+    Parameters
+    ----------
+    name : str
+        The learner's name in the record.
+    kind : {"coverage", "bootstrap"}
+        The command that wrote the record (a key of :data:`LEGACY_NAMES`).
+
+    Examples
+    --------
+    >>> current_name("svc", "coverage"), current_name("svc", "bootstrap")
+    ('svm', 'svm_tuned')
+    >>> current_name("lda", "bootstrap")
+    'lda'
+    """
+    if not isinstance(kind, str) or kind not in LEGACY_NAMES:
+        raise ValueError(f"kind must be one of {list(LEGACY_NAMES)}, got {kind!r}")
+    if not isinstance(name, str):
+        raise ArgumentTypeError(f"name must be a str (a learner's name), got {name!r}")
+    return LEGACY_NAMES[kind].get(name, name)
+
+
+@validate_params({"among": [_check_among, None], "argument": _check_argument})
+def get_learner(
+    name: str,
+    among: Sequence[str] | None = None,
+    argument: str = "name",
+    legacy: str | None = None,
+) -> Learner:
+    """The registry's entry called ``name``: the one lookup of a learner by name.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`LEARNERS` (of ``among``, when given).
+    among : sequence of str, optional
+        The names a study accepts (its view of the registry); default: every name. A
+        name of ``among`` outside the registry is a study's own rule (chapter 6's
+        ``"default"`` picks an entry per distribution): the study resolves it before
+        the lookup, which refuses it like any other.
+    argument : str, default="name"
+        The caller's name for ``name``, used in the error (``"learner"``, ``"--learner"``).
+    legacy : {"coverage", "bootstrap"}, optional
+        The records whose old names the caller may meet (a key of :data:`LEGACY_NAMES`):
+        an old name is refused with what it is called now.
+
+    Returns
+    -------
+    Learner
+        ``.make()`` builds the estimator, ``.param_grid()`` gives its tuning grid.
+
+    Raises
+    ------
+    ArgumentTypeError
+        If ``name`` is not a str.
+    ValueError
+        If ``name`` is not one of the names allowed: ``"<argument> must be one of [...],
+        got <name>"``.
+
+    Examples
+    --------
+    >>> get_learner("svm").make()
+    SVC()
+    >>> get_learner("svm", among=("lda", "1nn"), argument="learner")
+    Traceback (most recent call last):
+    ...
+    ValueError: learner must be one of ['lda', '1nn'], got 'svm'
+    >>> get_learner("svc", among=("default", "svm"), argument="--learner", legacy="coverage")
+    Traceback (most recent call last):
+    ...
+    ValueError: --learner must be one of ['default', 'svm'], got 'svc' (now called 'svm')
+    """
+    allowed = list(LEARNERS) if among is None else list(among)
+    if not isinstance(name, str):
+        raise ArgumentTypeError(f"{argument} must be one of {allowed}, got {name!r}")
+    if name in allowed and name in LEARNERS:
+        return LEARNERS[name]
+    renamed = current_name(name, legacy) if legacy is not None else name
+    hint = f" (now called {renamed!r})" if renamed != name else ""
+    raise ValueError(f"{argument} must be one of {allowed}, got {name!r}{hint}")
