@@ -171,7 +171,8 @@ def columns(rows: Sequence[Any], dtype: Any = None) -> Any:
         anything else becomes ``numpy.array(rows)``, so a repetition that returns an
         array of shape ``s`` gives an array of shape ``(n_repeats, *s)``.
     dtype : data-type, optional
-        The arrays' dtype (default: numpy's choice, as ``numpy.array`` makes it).
+        The arrays' dtype (default: numpy's choice, as ``numpy.array`` makes it: a column
+        of objects, fitted models say, is an object array).
 
     Returns
     -------
@@ -184,21 +185,47 @@ def columns(rows: Sequence[Any], dtype: Any = None) -> Any:
     (array([1., 3.]), array([2, 4]))
     >>> columns([(1, 2), (3, 4)]).shape
     (2, 2)
+    >>> columns([{"a": 1.0, "f": len}, {"a": 2.0, "f": len}], dtype=float)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cvbook.validation.ArgumentTypeError: rows['f'] must hold values numpy can make float64, got ...
     """
     if isinstance(rows, (str, bytes, Mapping)) or not isinstance(rows, (Sequence, np.ndarray)):
         raise ArgumentTypeError(f"rows must be a sequence of repetitions' results, got {rows!r}")
     if len(rows) == 0:
         raise ValueError("rows must hold at least one repetition's result, got none")
+    if dtype is not None:
+        try:
+            dtype = np.dtype(dtype)
+        except TypeError:
+            raise ArgumentTypeError(f"dtype must be a numpy data type, got {dtype!r}") from None
+    return _columns(rows, dtype, "rows")
+
+
+def _columns(rows: Sequence[Any], dtype: Any, where: str) -> Any:
+    """:func:`columns` of checked ``rows``; ``where`` names them in an error (``rows['a']``)."""
     first = rows[0]
     if not isinstance(first, Mapping):
-        return np.array(rows, dtype=dtype)
+        try:
+            return np.array(rows, dtype=dtype)
+        except (TypeError, ValueError):  # a ragged column, or values the dtype cannot hold
+            shapes = sorted({str(np.shape(r)) for r in rows})
+            if len(shapes) > 1:
+                raise ArgumentTypeError(
+                    f"{where} must hold values of one shape in every repetition, "
+                    f"got shapes {', '.join(shapes)}"
+                ) from None
+            kinds = sorted({type(r).__name__ for r in rows})
+            raise ArgumentTypeError(
+                f"{where} must hold values numpy can make {dtype}, got {', '.join(kinds)}"
+            ) from None
     for i, row in enumerate(rows):
         if not isinstance(row, Mapping) or first.keys() - row.keys():
             raise ValueError(
-                f"rows must all be dicts holding the keys of the first, {list(first)}; "
+                f"{where} must all be dicts holding the keys of the first, {list(first)}; "
                 f"repetition {i} is {row!r}"
             )
-    return {key: columns([row[key] for row in rows], dtype) for key in first}
+    return {key: _columns([row[key] for row in rows], dtype, f"{where}[{key!r}]") for key in first}
 
 
 def repeat_columns(func: Callable[..., Any], n_repeats: int, **kwargs: Any) -> Any:

@@ -4,6 +4,8 @@
   independent repetitions, its standard error and ``z = mean / se``. Every comparing
   sentence of the book rests on it.
 * :func:`mean_se`: mean ± SE of independent values (the paired difference against 0).
+* :func:`proportion_difference` -> :class:`Difference`: the difference of two independent
+  proportions ``k_a / n_a - k_b / n_b`` with its (unpooled) standard error.
 * :func:`correlation_interval`: a Pearson correlation with its Fisher-z interval.
 * :func:`paired_variance_test`: Pitman and Morgan's test of equal variances of paired samples.
 * A proportion with its Clopper–Pearson interval is :func:`cvbook.bounds.clopper_pearson_interval`.
@@ -20,6 +22,7 @@ varies is certain).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +40,7 @@ from .validation import (
 )
 
 __all__ = [
+    "Difference",
     "Paired",
     "correlation_interval",
     "mean_se",
@@ -44,6 +48,7 @@ __all__ = [
     "paired_difference",
     "paired_variance_test",
     "power_of_two_scale",
+    "proportion_difference",
 ]
 
 
@@ -68,36 +73,49 @@ def power_of_two_scale(*arrays: np.ndarray) -> float:
 
 
 @dataclass(frozen=True)
-class Paired:
-    """A paired difference over repetitions: its mean, standard error and z = mean / se.
+class Difference:
+    """A difference with its standard error and z = mean / se (two independent estimates).
 
-    The book's comparing sentences rest on it ("A is closer to the truth than B"):
-    the chapters assert on ``z``.
+    What :class:`cvbook.claims.Claims` reads (its ``mean`` and ``se``); unpacks as
+    ``mean, se, z``. :class:`Paired` is the difference over paired repetitions.
     """
 
     mean: float
     se: float
-    n: int
 
     def __post_init__(self) -> None:
         check_float(self.mean, "mean", allow_inf=True)
         check_float(self.se, "se", minimum=0.0, allow_inf=True)
-        check_int(self.n, "n", minimum=1)
 
     @property
     def z(self) -> float:
-        """``mean / se`` (infinite if the differences are all equal and nonzero, 0 if 0)."""
+        """``mean / se`` (with ``se = 0``: infinite if the mean is nonzero, 0 if it is 0)."""
         if self.se == 0:
             return 0.0 if self.mean == 0 else float(np.sign(self.mean) * np.inf)
         return self.mean / self.se
 
     def __iter__(self) -> Iterator[float]:
-        """``mean, se, z = paired``: the three numbers a sentence quotes."""
+        """``mean, se, z = difference``: the three numbers a sentence quotes."""
         return iter((self.mean, self.se, self.z))
 
     def __getitem__(self, i: int) -> float:
-        """``paired[0]``, ``paired[1]``, ``paired[2]``: mean, se and z."""
+        """``difference[0]``, ``[1]``, ``[2]``: mean, se and z."""
         return (self.mean, self.se, self.z)[i]
+
+
+@dataclass(frozen=True)
+class Paired(Difference):
+    """A paired difference over ``n`` repetitions: its mean, standard error and z = mean / se.
+
+    The book's comparing sentences rest on it ("A is closer to the truth than B"):
+    the chapters assert on ``z``.
+    """
+
+    n: int
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        check_int(self.n, "n", minimum=1)
 
 
 def _as_numbers(values: Any) -> Any:
@@ -215,6 +233,54 @@ def mean_se_by_column(values: Any, name: str = "values") -> tuple[np.ndarray, np
             f"{name} must be a 2-d array of at least 2 rows (repetitions), got shape {arr.shape}"
         )
     return arr.mean(axis=0), arr.std(axis=0, ddof=1) / np.sqrt(arr.shape[0])
+
+
+#: Counts of successes and of trials: (numpy) integers in numpy's int64 range.
+_SUCCESSES, _TRIALS = Interval("int", 0, 2**63 - 1), Interval("int", 1, 2**63 - 1)
+
+
+@validate_params({"k_a": _SUCCESSES, "n_a": _TRIALS, "k_b": _SUCCESSES, "n_b": _TRIALS})
+def proportion_difference(k_a: int, n_a: int, k_b: int, n_b: int) -> Difference:
+    """Difference of two independent proportions ``k_a / n_a - k_b / n_b``, with its SE.
+
+    ``k_a`` successes in ``n_a`` trials and ``k_b`` in ``n_b``, the two samples
+    independent (two separate sets of data sets, not the same ones scored twice: those
+    are paired, :func:`paired_difference`). The standard error is the unpooled (Wald)
+    one, ``sqrt(p_a (1 - p_a) / n_a + p_b (1 - p_b) / n_b)`` with ``p = k / n``, which
+    needs no hypothesis of equal proportions (statsmodels' ``test_proportions_2indep``
+    with ``method="wald"``).
+
+    Parameters
+    ----------
+    k_a, k_b : int
+        Successes, ``0 <= k <= n``.
+    n_a, n_b : int
+        Trials, ``>= 1``.
+
+    Returns
+    -------
+    Difference
+        ``mean = p_a - p_b``, ``se``, ``z = mean / se``; unpacks as ``mean, se, z``. The
+        SE is 0 when both proportions are 0 or 1: the normal approximation then says
+        nothing, and a claim should not be made from it.
+
+    Examples
+    --------
+    >>> d = proportion_difference(30, 100, 18, 120)
+    >>> round(d.mean, 3), round(d.se, 4), round(d.z, 2)
+    (0.15, 0.0562, 2.67)
+    >>> proportion_difference(5, 4, 0, 10)
+    Traceback (most recent call last):
+    ...
+    ValueError: k_a must be <= n_a=4, got 5
+    """
+    k_a, n_a, k_b, n_b = int(k_a), int(n_a), int(k_b), int(n_b)
+    for k, n, name in ((k_a, n_a, "a"), (k_b, n_b, "b")):
+        if k > n:
+            raise ValueError(f"k_{name} must be <= n_{name}={n}, got {k}")
+    p_a, p_b = k_a / n_a, k_b / n_b
+    se = math.sqrt(p_a * (1 - p_a) / n_a + p_b * (1 - p_b) / n_b)
+    return Difference(mean=p_a - p_b, se=se)
 
 
 @validate_params({"level": Interval("real", 0, 1, closed="neither")})

@@ -597,6 +597,60 @@ def test_the_list_ks_is_checked_once():
     assert seen == {"ks": 1}, seen
 
 
+def _grid_values():
+    """A grid of values of their own (never shared with another argument or a default):
+    the lists and each of their entries, to be counted."""
+    alphas, gammas = [np.float64(0.37), np.float64(2.9)], [np.float64(0.61)]
+    named = {"alphas": alphas, "gammas": gammas}
+    named |= {f"{k}[{i}]": v for k, lst in list(named.items()) for i, v in enumerate(lst)}
+    return alphas, gammas, named
+
+
+def test_the_counter_sees_a_list_entry_checked_again_in_a_body():
+    def entries(values, name):
+        for v in values:
+            validation.check_float(v, name, minimum=0, exclusive=True)
+
+    @validate_params({"alphas": entries})
+    def again(alphas):
+        return [validation.check_float(v, "alphas", minimum=0) for v in alphas]
+
+    alphas, _, named = _grid_values()
+    seen = _count_checks(lambda: again(alphas), {k: named[k] for k in named if "alphas" in k})
+    assert seen == {"alphas": 1, "alphas[0]": 2, "alphas[1]": 2}, seen
+
+
+@pytest.mark.parametrize("n_repeats", [2, 4])
+def test_the_selection_study_checks_its_grid_once_however_many_repetitions(n_repeats):
+    """alphas and gammas are declared at the door: each list and each entry is checked
+    once per call (before: 2 + n_repeats times, once more in every repetition's grid)."""
+    from cvbook.datasets import TwoGaussians
+    from cvbook.studies import selection
+
+    alphas, gammas, named = _grid_values()
+    X, y = TwoGaussians().sample(30, random_state=0)
+    calls = {
+        "selection_study": lambda: selection.selection_study(
+            TwoGaussians(),
+            30,
+            alphas,
+            gammas,
+            n_repeats=n_repeats,
+            outer_splits=3,
+            inner_splits=3,
+            n_test=500,
+            random_state=0,
+            n_jobs=1,
+        ),
+        "grid_nested_kfold": lambda: selection.grid_nested_kfold(
+            X, y, alphas, gammas, 3, 3, random_state=0
+        ),
+    }
+    for label, call in calls.items():
+        seen = _count_checks(call, named)
+        assert seen == dict.fromkeys(named, 1), (label, dict(seen))
+
+
 @pytest.mark.parametrize(
     "call, error, message",
     [

@@ -142,3 +142,30 @@ def test_repeat_columns_is_columns_of_repeat():
 def test_columns_refuse_what_is_not_rows(rows, error):
     with pytest.raises(error, match="rows"):
         columns(rows)
+
+
+@pytest.mark.parametrize(
+    "rows, dtype, message",
+    [
+        (
+            [{"a": 1.0, "model": len}, {"a": 2.0, "model": len}],
+            float,
+            "rows['model'] must hold values numpy can make float64, got builtin_function_or_method",
+        ),
+        (
+            [{"p": {"x": np.zeros(2)}}, {"p": {"x": np.zeros(3)}}],
+            None,
+            "rows['p']['x'] must hold values of one shape in every repetition, "
+            "got shapes (2,), (3,)",
+        ),
+        ([1.0, 2.0], "no such type", "dtype must be a numpy data type, got 'no such type'"),
+    ],
+)
+def test_columns_name_the_column_that_cannot_be_made(rows, dtype, message):
+    """A column numpy cannot make (models asked as floats, ragged arrays) is named, not a
+    numpy traceback; without a dtype, models stay in an object array (chapter 5)."""
+    with pytest.raises(ArgumentTypeError) as info:
+        columns(rows, dtype=dtype)
+    assert str(info.value) == message
+    models = columns([{"model": len}, {"model": abs}])["model"]
+    assert models.dtype == object and list(models) == [len, abs]

@@ -9,13 +9,16 @@ import pytest
 from scipy import stats as scipy_stats
 
 from cvbook.stats import (
+    Difference,
     Paired,
     correlation_interval,
     mean_se,
     mean_se_by_column,
     paired_difference,
     paired_variance_test,
+    proportion_difference,
 )
+from cvbook.validation import ArgumentTypeError
 
 
 def test_paired_difference_and_correlation_interval():
@@ -121,3 +124,81 @@ def test_mean_se_by_column_is_mean_se_of_each_column():
     for bad in ([1.0, 2.0], [[1.0, 2.0]], [[1.0, np.nan], [2.0, 3.0]]):
         with pytest.raises(ValueError, match="values"):
             mean_se_by_column(bad)
+
+
+# --- two independent proportions ------------------------------------------------------------
+
+
+def _counts(rng, size):
+    """Random (k_a, n_a, k_b, n_b), neither proportion pair at 0 or 1 on both sides."""
+    rows = []
+    while len(rows) < size:
+        n_a, n_b = (int(v) for v in rng.integers(1, 5000, size=2))
+        k_a, k_b = int(rng.integers(0, n_a + 1)), int(rng.integers(0, n_b + 1))
+        if 0 < k_a < n_a or 0 < k_b < n_b:
+            rows.append((k_a, n_a, k_b, n_b))
+    return rows
+
+
+def test_proportion_difference_matches_statsmodels_wald():
+    """Oracle: statsmodels' two independent proportions, unpooled (Wald) variance: the same
+    difference, variance, statistic and 95 % interval."""
+    smp = pytest.importorskip("statsmodels.stats.proportion")
+    z975 = scipy_stats.norm.isf(0.025)
+    for k_a, n_a, k_b, n_b in _counts(np.random.default_rng(32), 300):
+        d = proportion_difference(k_a, n_a, k_b, n_b)
+        ref = smp.test_proportions_2indep(
+            k_a, n_a, k_b, n_b, method="wald", compare="diff", correction=False
+        )
+        lo, hi = smp.confint_proportions_2indep(k_a, n_a, k_b, n_b, method="wald", compare="diff")
+        assert d.mean == pytest.approx(ref.diff, rel=1e-12, abs=1e-15)
+        assert d.se**2 == pytest.approx(ref.variance, rel=1e-12)
+        assert d.z == pytest.approx(ref.statistic, rel=1e-10, abs=1e-12)
+        assert (d.mean - z975 * d.se, d.mean + z975 * d.se) == pytest.approx((lo, hi), abs=1e-12)
+
+
+def test_proportion_difference_is_the_hand_formula_bit_for_bit():
+    """The formula chapter 10 wrote by hand, to the last bit (the door moved it)."""
+    for k_a, n_a, k_b, n_b in [*_counts(np.random.default_rng(10), 300), (0, 7, 7, 7)]:
+        ra, rb = k_a / n_a, k_b / n_b
+        se = float(np.sqrt(ra * (1 - ra) / n_a + rb * (1 - rb) / n_b))
+        d = proportion_difference(np.int64(k_a), n_a, k_b, np.int64(n_b))
+        assert (d.mean, d.se) == (ra - rb, se)
+        assert type(d.mean) is float and type(d.se) is float
+
+
+def test_proportion_difference_zero_se_and_what_claims_read():
+    from cvbook.claims import Claims
+
+    assert tuple(proportion_difference(0, 5, 0, 9)) == (0.0, 0.0, 0.0)
+    assert tuple(proportion_difference(5, 5, 0, 9)) == (1.0, 0.0, np.inf)
+    d = proportion_difference(60, 100, 20, 100)
+    assert isinstance(d, Difference) and not isinstance(d, Paired)
+    mean, se, z = d
+    assert (mean, se, z) == (d[0], d[1], d[2]) and z == pytest.approx(mean / se)
+    claim = Claims("ch0", strict=False).greater(
+        "ch0_a_higher", "A's rate is higher", target="p_a - p_b", estimate=d, value=0.0
+    )
+    assert (claim.estimate, claim.se, claim.verdict) == (mean, se, "shown")
+    assert isinstance(paired_difference([1.0, 2.0], [0.0, 0.0]), Difference)
+
+
+@pytest.mark.parametrize(
+    "args, error, message",
+    [
+        ((5, 4, 0, 10), ValueError, "k_a must be <= n_a=4, got 5"),
+        ((0, 4, 11, 10), ValueError, "k_b must be <= n_b=10, got 11"),
+        ((-1, 4, 0, 10), ValueError, "k_a must be >= 0, got -1"),
+        ((0, 0, 0, 10), ValueError, "n_a must be >= 1, got 0"),
+        ((1, 4, 0.5, 10), ArgumentTypeError, "k_b must be an integer, got 0.5"),
+        ((1, 4, 0, 10.0), ArgumentTypeError, "n_b must be an integer, got 10.0"),
+        ((True, 4, 0, 10), ArgumentTypeError, "k_a must be an integer, got True"),
+        ((1, "4", 0, 10), ArgumentTypeError, "n_a must be an integer, got '4'"),
+        ((0, 2**63, 0, 10), ValueError, f"n_a must be <= {2**63 - 1}, got {2**63}"),
+    ],
+)
+def test_proportion_difference_refuses_bad_counts_by_name(args, error, message):
+    with pytest.raises(ValueError) as info:
+        proportion_difference(*args)
+    assert type(info.value) is error
+    assert str(info.value) == message

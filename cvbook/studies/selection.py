@@ -336,7 +336,7 @@ def candidate_grid(
     """
     if not isinstance(model, str) or model not in _GRIDS:
         raise ValueError(f"model must be one of {sorted(_GRIDS)}, got {model!r}")
-    name, default, fixed = _GRIDS[model]
+    name, default, _ = _GRIDS[model]
     raw = default if values is None else values
     if isinstance(raw, (str, bytes)) or not isinstance(raw, Sequence) or len(raw) == 0:
         raise ValueError(f"values must be a non-empty list of {name} values, got {values!r}")
@@ -349,8 +349,17 @@ def candidate_grid(
             raise ValueError(f"gammas applies to the kernel models only, got model={model!r}")
         if isinstance(gammas, (str, bytes)) or not isinstance(gammas, Sequence) or len(gammas) == 0:
             raise ValueError(f"gammas must be a non-empty list of positive numbers, got {gammas!r}")
-        gs = [check_float(g, "gammas", minimum=0, exclusive=True) for g in gammas]
-        vals = [(c, g) for c in vals for g in gs]
+        gammas = [check_float(g, "gammas", minimum=0, exclusive=True) for g in gammas]
+    return _grid_of(model, vals, gammas)
+
+
+def _grid_of(model: str, vals: list, gammas: list[float] | None) -> CandidateGrid:
+    """:func:`candidate_grid` of values already checked and converted (ints for ``"knn"``,
+    floats otherwise; ``gammas`` floats or None): the studies that declared their grid at
+    the door build it here, without checking it again."""
+    name, _, fixed = _GRIDS[model]
+    if gammas is not None:
+        vals = [(c, g) for c in vals for g in gammas]
         name = f"({name}, gamma)"
     fixed_index = vals.index(fixed) if fixed in vals else None
     return CandidateGrid(
@@ -484,19 +493,29 @@ class GridNested:
         return float(self.scores[self.best_index])
 
 
-def _check_alphas_gammas(alphas: Any, gammas: Any) -> None:
-    """The kernel ridge grid, each list named as the caller spells it (``candidate_grid``
-    would call ``alphas`` its ``values``)."""
-    for values, name in ((alphas, "alphas"), (gammas, "gammas")):
-        if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or not values:
-            raise ValueError(f"{name} must be a non-empty list of positive numbers, got {values!r}")
-        for v in values:
-            check_float(v, name, minimum=0, exclusive=True)
+def _check_positive_list(values: Any, name: str) -> None:
+    """A kernel ridge grid list (``alphas`` or ``gammas``), named as the caller spells it
+    (``candidate_grid`` would call ``alphas`` its ``values``)."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or not values:
+        raise ValueError(f"{name} must be a non-empty list of positive numbers, got {values!r}")
+    for v in values:
+        check_float(v, name, minimum=0, exclusive=True)
 
 
-#: The split counts of the grid studies: ints >= 2, declared once at the door; their bounds
-#: against the data (``_check_split_bounds``) are the bodies', once per call.
-_GRID_SPLITS = {"outer_splits": Interval("int", 2), "inner_splits": Interval("int", 2)}
+def _kridge_grid(alphas: Sequence[float], gammas: Sequence[float]) -> CandidateGrid:
+    """``candidate_grid("kridge", alphas, gammas)`` of lists checked at the door."""
+    return _grid_of("kridge", [float(a) for a in alphas], [float(g) for g in gammas])
+
+
+#: What the grid studies declare once at the door: the grid (non-empty lists of positive
+#: numbers) and the split counts (ints >= 2); the counts' bounds against the data
+#: (``_check_split_bounds``) are the bodies', once per call.
+_GRID_STUDY = {
+    "alphas": _check_positive_list,
+    "gammas": _check_positive_list,
+    "outer_splits": Interval("int", 2),
+    "inner_splits": Interval("int", 2),
+}
 
 
 def _check_split_bounds(outer_splits: int, inner_splits: int, m: int) -> tuple[int, int]:
@@ -510,7 +529,7 @@ def _check_split_bounds(outer_splits: int, inner_splits: int, m: int) -> tuple[i
     return outer_splits, inner_splits
 
 
-@validate_params(_GRID_SPLITS)
+@validate_params(_GRID_STUDY)
 def grid_nested_kfold(
     X: Any,
     y: Any,
@@ -553,8 +572,7 @@ def grid_nested_kfold(
     ((4,), 3)
     """
     X, y = check_xy(X, y)
-    _check_alphas_gammas(alphas, gammas)
-    grid = candidate_grid("kridge", values=alphas, gammas=gammas)
+    grid = _kridge_grid(alphas, gammas)
     outer_splits, inner_splits = _check_split_bounds(outer_splits, inner_splits, len(y))
     rs = check_splitter_seed(random_state)
     if isinstance(rs, np.random.RandomState):  # one int for all the shuffles, as documented
@@ -629,8 +647,8 @@ def _selection_one(
     rng: np.random.Generator,
     distribution: Any,
     m: int,
-    alphas: Sequence[float],
-    gammas: Sequence[float],
+    grid: CandidateGrid,
+    n_gammas: int,
     outer_splits: int,
     inner_splits: int,
     n_test: int,
@@ -640,21 +658,21 @@ def _selection_one(
 
     with threadpool_limits(limits=1):  # tiny matrices: BLAS threads only cost time
         return _selection_one_body(
-            rng, distribution, m, alphas, gammas, outer_splits, inner_splits, n_test, null
+            rng, distribution, m, grid, n_gammas, outer_splits, inner_splits, n_test, null
         )
 
 
 def _selection_one_body(
-    rng, distribution, m, alphas, gammas, outer_splits, inner_splits, n_test, null
+    rng, distribution, m, grid, n_gammas, outer_splits, inner_splits, n_test, null
 ):
     X, y = distribution.sample(m, random_state=int(rng.integers(2**31 - 1)))
     if null:  # labels that carry no information: fair coins, independent of X
         y = np.where(rng.random(m) < 0.5, 1, -1)
     fold_seed = int(rng.integers(2**31 - 1))
     X, y = check_xy(X, y)
-    grid = candidate_grid("kridge", alphas, gammas)
-    # the split counts were checked, with their bounds on m, by selection_study, once
-    res = _grid_nested(X, y, grid, len(gammas), outer_splits, inner_splits, fold_seed)
+    # the grid and the split counts (with their bounds on m) were checked by
+    # selection_study, once; the grid was built there, once
+    res = _grid_nested(X, y, grid, n_gammas, outer_splits, inner_splits, fold_seed)
     alpha, gamma = grid.values[res.best_index]
     shipped = KernelRidgeClassifier(alpha=alpha, gamma=gamma).fit(X, y)
     mc_seed = int(rng.integers(2**31 - 1))
@@ -662,7 +680,7 @@ def _selection_one_body(
     return res.own_score, res.nested.outer.mean, float(truth), res.best_index
 
 
-@validate_params(_GRID_SPLITS)
+@validate_params(_GRID_STUDY)
 def selection_study(
     distribution: Any,
     m: int,
@@ -715,8 +733,6 @@ def selection_study(
     [0.5, 0.5]
     """
     m = check_int(m, "m", minimum=4)
-    _check_alphas_gammas(alphas, gammas)
-    candidate_grid("kridge", alphas, gammas)
     outer_splits, inner_splits = _check_split_bounds(outer_splits, inner_splits, m)
     null = check_bool(null, "null")
     n_test = check_int(n_test, "n_test", minimum=1)
@@ -727,8 +743,8 @@ def selection_study(
         n_jobs=n_jobs,
         distribution=distribution,
         m=m,
-        alphas=list(alphas),
-        gammas=list(gammas),
+        grid=_kridge_grid(alphas, gammas),
+        n_gammas=len(gammas),
         outer_splits=outer_splits,
         inner_splits=inner_splits,
         n_test=n_test,
