@@ -558,3 +558,34 @@ def test_the_ledger_lists_every_claim_of_every_chapter():
         found = _committed_claims(nbformat.read(nb_path, as_version=4)) or {"claims": []}
         for c in found["claims"]:
             assert f"(`{c['id']}`)" in text, f"ledger.md misses {c['id']}: run tools/ledger.py"
+
+
+def test_strip_notebooks_joins_a_stream_printed_in_pieces(tmp_path):
+    """A print the kernel flushed in two pieces is one output after the strip tool, and
+    its --check names it (a re-stored chapter then diffs only where its text changed)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("strip_nb", ROOT / "tools/strip_notebooks.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    piece = {"output_type": "stream", "name": "stdout"}
+    cell = {
+        "cell_type": "code",
+        "metadata": {},
+        "source": "print()",
+        "outputs": [
+            {**piece, "text": ["a\n", "b"]},
+            {**piece, "text": "c\n"},
+            {"output_type": "stream", "name": "stderr", "text": ["w\n"]},
+            {**piece, "text": ["d\n"]},
+        ],
+    }
+    nb = {"metadata": {"kernelspec": dict(tool.KERNELSPEC)}, "cells": [cell]}
+    path = tmp_path / "nb.ipynb"
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    assert tool.main(["--check", str(path)]) == 1
+    assert tool.main([str(path)]) == 0
+    outputs = json.loads(path.read_text(encoding="utf-8"))["cells"][0]["outputs"]
+    assert [o["name"] for o in outputs] == ["stdout", "stderr", "stdout"]
+    assert outputs[0]["text"] == ["a\n", "bc\n"]
+    assert tool.main(["--check", str(path)]) == 0

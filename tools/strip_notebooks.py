@@ -2,7 +2,10 @@
 
 Removes what changes at every execution and says nothing about the result: each cell's
 ``execution`` timestamps, papermill's run info (``metadata.papermill`` and per-cell
-``papermill``), and widget state. Outputs and execution counts stay (nbval checks them).
+``papermill``), and widget state. Outputs and execution counts stay (nbval checks them),
+but consecutive stream outputs of the same stream are joined into one, as nbconvert's
+``coalesce_streams`` does: how a kernel flushes a print (one piece or two) depends on the
+machine's load, and would otherwise show as a change of a re-stored chapter.
 
 It also writes the notebook's ``kernelspec`` as JupyterLab writes it (:data:`KERNELSPEC`):
 JupyterLab puts the running kernel's own spec into the notebook as soon as the kernel
@@ -18,6 +21,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 from pathlib import Path
@@ -36,7 +40,41 @@ def volatile(nb: dict) -> list[str]:
         found.append("metadata.kernelspec (not as JupyterLab writes it: opening marks it modified)")
     for i, cell in enumerate(nb.get("cells", [])):
         found += [f"cell {i}: metadata.{k}" for k in CELL_KEYS if k in cell.get("metadata", {})]
+        if _split_streams(cell.get("outputs", [])):
+            found.append(f"cell {i}: a stream output in pieces")
     return found
+
+
+def _split_streams(outputs: list[dict]) -> int:
+    """How many outputs continue the stream output before them."""
+    return sum(_same_stream(a, b) for a, b in itertools.pairwise(outputs))
+
+
+def _same_stream(a: dict, b: dict) -> bool:
+    return a.get("output_type") == b.get("output_type") == "stream" and a["name"] == b["name"]
+
+
+def _text(source: str | list[str]) -> str:
+    return source if isinstance(source, str) else "".join(source)
+
+
+def coalesce(outputs: list[dict]) -> list[dict]:
+    """``outputs`` with each run of one stream's outputs joined into one output.
+
+    >>> out = [{"output_type": "stream", "name": "stdout", "text": ["a\\n"]},
+    ...        {"output_type": "stream", "name": "stdout", "text": "b\\n"}]
+    >>> coalesce(out)
+    [{'output_type': 'stream', 'name': 'stdout', 'text': ['a\\n', 'b\\n']}]
+    """
+    joined: list[dict] = []
+    for out in outputs:
+        last = joined[-1] if joined else None
+        if last is not None and _same_stream(last, out):
+            text = _text(last["text"]) + _text(out["text"])
+            last["text"] = text.splitlines(keepends=True)
+        else:
+            joined.append(out)
+    return joined
 
 
 def strip(nb: dict) -> dict:
@@ -47,6 +85,8 @@ def strip(nb: dict) -> dict:
     for cell in nb.get("cells", []):
         for k in CELL_KEYS:
             cell.get("metadata", {}).pop(k, None)
+        if "outputs" in cell:
+            cell["outputs"] = coalesce(cell["outputs"])
     return nb
 
 
