@@ -1620,7 +1620,9 @@ class Options(Constraint):
         self.description = f"one of {list(self.options)}" + (f" ({why})" if why else "")
 
     def check(self, value: Any, name: str) -> None:
-        if not isinstance(value, str) or value not in self.options:
+        if not isinstance(value, str):
+            raise ArgumentTypeError(f"{name} must be {self.description}, got {value!r}")
+        if value not in self.options:
             raise ValueError(f"{name} must be {self.description}, got {value!r}")
 
 

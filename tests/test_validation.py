@@ -357,3 +357,19 @@ def test_the_methods_share_one_loss_registry():
     ):
         with pytest.raises(ValueError, match=r"loss must be one of \['absolute', 'squared'"):
             call()
+
+
+@pytest.mark.parametrize("bad", [3, None, b"zero_one", ["zero_one"]])
+def test_a_named_option_of_the_wrong_type_is_a_type_error(bad):
+    """One family: a non-str where a named option is declared is a wrong type (as
+    cvbook.learners.get_learner says it), an unknown str a wrong value."""
+    from cvbook.learners import get_learner
+    from cvbook.validation import ArgumentTypeError, Options
+
+    with pytest.raises(ArgumentTypeError, match=r"^loss must be one of"):
+        Options("zero_one", "squared").check(bad, "loss")
+    with pytest.raises(ArgumentTypeError, match=r"^name must be one of"):
+        get_learner(bad)
+    with pytest.raises(ValueError, match=r"^loss must be one of") as err:
+        Options("zero_one", "squared").check("absolute", "loss")
+    assert not isinstance(err.value, ArgumentTypeError)
