@@ -81,6 +81,8 @@ def _check_path(path: object, name: str) -> Path:
     path = Path(path)
     if path.is_dir():
         raise ValueError(f"{name} {str(path)!r} is a folder; give the path of a file")
+    if path.exists() and not path.is_file():  # os.replace would put a file in its place
+        raise ValueError(f"{name} {str(path)!r} is a special file (a device, FIFO or socket)")
     for parent in path.parents:
         if parent.exists():
             if not parent.is_dir():

@@ -1443,7 +1443,8 @@ def check_splitter_seed(random_state: Any) -> Any:
 
 def check_output_path(value: Any, name: str, *, folder: bool) -> Any:
     """A path results can be written to: not empty, no regular file among its parents,
-    and not a folder where a file is wanted (or a file where a folder is wanted).
+    and not a folder where a file is wanted (or a file where a folder is wanted); an
+    existing file must be a regular file (never a device, FIFO or socket).
 
     Returns a :class:`pathlib.Path`; nothing is created.
 
@@ -1466,6 +1467,10 @@ def check_output_path(value: Any, name: str, *, folder: bool) -> Any:
             raise ValueError(f"{name} must be a folder, but {path} is a file")
         if not folder and path.is_dir():
             raise ValueError(f"{name} must be a file path, but {path} is a folder")
+        if not folder and not path.is_file():
+            # a device, FIFO or socket: writing over it would replace it (as root,
+            # /dev/null became a regular file) or fail deep in tempfile
+            raise ValueError(f"{name} must be a regular file path, but {path} is a special file")
     for parent in path.parents:
         if parent.exists():
             if not parent.is_dir():

@@ -889,3 +889,19 @@ def test_the_chapters_readers_give_what_they_gave_before_the_migration(name):
         digest.update(values.tobytes())
     digest.update(json.dumps(fields, sort_keys=True).encode())
     assert digest.hexdigest()[:16] == before
+
+
+def test_a_special_file_is_never_written_over(tmp_path):
+    """A FIFO (like /dev/null, a device) at the path is refused at the door and stays what
+    it was: os.replace would have put a regular file in its place (a referee's run as root
+    turned /dev/null into a file)."""
+    from cvbook.provenance import atomic_write_text
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match=r"must be a regular file path, but .* is a special"):
+        records.write_table(fifo, {"a": np.array([1.0])})
+    with pytest.raises(ValueError, match="is a special file"):
+        atomic_write_text(fifo, "x")
+    assert not fifo.is_file() and fifo.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
