@@ -3,8 +3,10 @@
 Every learner a study or a command line names is an entry of :data:`LEARNERS`: the name,
 a factory that builds a fresh, unfitted estimator, the grid a study tunes it over (where
 one does), and a one-line description. The same configuration has the same name in every
-chapter (chapter 6's tuned RBF SVM and chapter 7's RBF SVM are both ``"svm"``), and two
-configurations never share one (``"lda"`` is scikit-learn's default LDA, ``"lda_shrinkage"``
+chapter, and two configurations never share one: chapter 7's RBF SVM (used as it is,
+C = 1) and chapter 6's (C tuned over the entry's grid {1, 10} by the study's selection)
+are the same estimator, ``"svm"``; chapter 9's SVM that tunes C and gamma inside each fit
+is another, ``"svm_tuned"``; and (``"lda"`` is scikit-learn's default LDA, ``"lda_shrinkage"``
 the least-squares LDA whose shrinkage a study tunes). A study accepts a subset of the
 names and says which (``INTERVAL_LEARNERS``, ``BOOTSTRAP_LEARNERS``, ``COVERAGE_LEARNERS``);
 :func:`get_learner` is the one lookup, and refuses any other name with the package's one
@@ -40,6 +42,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .validation import (
     ArgumentTypeError,
+    Options,
     check_features,
     check_float,
     check_int,
@@ -154,8 +157,9 @@ class Learner:
     description : str
         One line, for the API page and the error messages.
     grid : mapping of str to tuple, default={}
-        The values of each hyperparameter a study tunes the learner over (empty: no
-        study tunes it). :meth:`param_grid` gives it in scikit-learn's form.
+        The values of each hyperparameter over which a study that tunes the learner
+        searches (empty: no study tunes it; a study may also use the learner as it
+        is). Read-only. :meth:`param_grid` gives it in scikit-learn's form.
 
     Examples
     --------
@@ -168,6 +172,11 @@ class Learner:
     factory: Callable[[], Any]
     description: str
     grid: Mapping[str, tuple] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # read-only, so that no caller changes the grid for the rest of the process
+        grid = MappingProxyType({key: tuple(values) for key, values in self.grid.items()})
+        object.__setattr__(self, "grid", grid)
 
     def make(self) -> Any:
         """A fresh, unfitted estimator of this configuration."""
@@ -209,7 +218,7 @@ LEARNERS: Mapping[str, Learner] = _entries(
     Learner(
         "svm",
         lambda: SVC(kernel="rbf", C=1.0, gamma="scale"),
-        "Gaussian-kernel SVM, C = 1 and gamma='scale'; tuned over C in {1, 10}",
+        "Gaussian-kernel SVM, C = 1 and gamma='scale' (a study that tunes it: C in {1, 10})",
         {"C": (1.0, 10.0)},
     ),
     Learner(
@@ -285,7 +294,13 @@ def current_name(name: str, kind: str) -> str:
     return LEGACY_NAMES[kind].get(name, name)
 
 
-@validate_params({"among": [_check_among, None], "argument": _check_argument})
+@validate_params(
+    {
+        "among": [_check_among, None],
+        "argument": _check_argument,
+        "legacy": [Options(*LEGACY_NAMES), None],
+    }
+)
 def get_learner(
     name: str,
     among: Sequence[str] | None = None,
@@ -340,6 +355,11 @@ def get_learner(
         raise ArgumentTypeError(f"{argument} must be one of {allowed}, got {name!r}")
     if name in allowed and name in LEARNERS:
         return LEARNERS[name]
+    if name in allowed:
+        raise ValueError(
+            f"{argument} {name!r} is a study's own rule, not a learner of the registry: "
+            "the study resolves it to a registry name before the lookup"
+        )
     renamed = current_name(name, legacy) if legacy is not None else name
     hint = f" (now called {renamed!r})" if renamed != name else ""
     raise ValueError(f"{argument} must be one of {allowed}, got {name!r}{hint}")

@@ -64,9 +64,25 @@ def test_get_learner_declares_its_other_arguments():
         get_learner("lda", among="lda")
     with pytest.raises(ArgumentTypeError, match="argument must be a non-empty str"):
         get_learner("lda", argument=3)
-    with pytest.raises(ValueError, match="kind must be one of"):
+    with pytest.raises(ValueError, match=r"^legacy must be one of \['coverage', 'bootstrap'\]"):
         get_learner("svc", among=("svm",), legacy="intervals")
-    assert "among" in get_learner._parameter_constraints
+    with pytest.raises(ArgumentTypeError, match=r"^legacy must be one of"):
+        get_learner("svm", legacy=5)
+    assert {"among", "argument", "legacy"} <= set(get_learner._parameter_constraints)
+
+
+def test_a_studys_own_rule_is_refused_as_such():
+    """Chapter 6's "default" is in its view but is not a registry entry: the message says
+    so, rather than "must be one of [..., 'default', ...], got 'default'"."""
+    with pytest.raises(ValueError, match="'default' is a study's own rule"):
+        get_learner("default", among=("default", "svm"), argument="learner")
+
+
+def test_a_grid_cannot_be_changed_for_the_rest_of_the_process():
+    with pytest.raises(TypeError):
+        LEARNERS["svm"].grid["C"] = (1000.0,)
+    assert get_learner("svm").param_grid() == {"C": [1.0, 10.0]}
+    assert Learner("x", dict, "a test entry", {"a": [1, 2]}).grid["a"] == (1, 2)
 
 
 @pytest.mark.parametrize("study", list(VIEWS))
