@@ -46,7 +46,8 @@ these two (the chapter-facing readers of :mod:`cvbook.runs.coverage`,
   or a numpy integer or float dtype name (``int64``, ``uint8``, ``float64``...);
 * then one CSV row per record (Python's :mod:`csv`: a field holding a comma, a quote or
   a line end is quoted). Floats are written by ``repr``, which reads back to the same
-  float bit for bit (NaN and infinities included); bools as ``True``/``False``.
+  float bit for bit (infinities and -0.0 included; a NaN comes back as
+  NaN, without its sign bit or payload); bools as ``True``/``False``.
 
 The gzip stream has no time stamp and no file name, so the same table gives the same
 bytes.
@@ -61,6 +62,7 @@ import io
 import json
 import os
 import pickle
+import re
 import sys
 import time
 import zlib
@@ -610,7 +612,9 @@ def _column(texts: list[str], dtype: np.dtype, key: str, where: str) -> np.ndarr
                 f"in row {bad[0] + 1}"
             )
         return np.array([t == "True" for t in texts], dtype=bool)
-    parse = int if dtype.kind in "iu" else float
+    # int() and float() also take " 60 ", "6_0" and "0.2_5", which write_table never
+    # writes: a field must have the form str(int) or repr(float) gives
+    parse = _strict_int if dtype.kind in "iu" else _strict_float
     try:
         return np.array([parse(t) for t in texts], dtype=dtype)
     except (ValueError, OverflowError):
@@ -623,6 +627,22 @@ def _column(texts: list[str], dtype: np.dtype, key: str, where: str) -> np.ndarr
                     f"row {i + 1}"
                 ) from None
         raise
+
+
+_INT = re.compile(r"-?[0-9]+")
+_FLOAT = re.compile(r"-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?|-?inf|nan")
+
+
+def _strict_int(text: str) -> int:
+    if not _INT.fullmatch(text):
+        raise ValueError(f"not an integer as write_table writes one: {text!r}")
+    return int(text)
+
+
+def _strict_float(text: str) -> float:
+    if not _FLOAT.fullmatch(text):
+        raise ValueError(f"not a float as write_table writes one: {text!r}")
+    return float(text)
 
 
 def _header(fields: list[str], where: str) -> list[tuple[str, np.dtype]]:

@@ -905,3 +905,47 @@ def test_a_special_file_is_never_written_over(tmp_path):
         atomic_write_text(fifo, "x")
     assert not fifo.is_file() and fifo.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
+
+
+@pytest.mark.parametrize(
+    "body, column",
+    [
+        ("a:int64\n 60 \n", "a"),
+        ("a:int64\n6_0\n", "a"),
+        ("a:int64\n+6\n", "a"),
+        ("a:float64\n0.2_5\n", "a"),
+        ("a:float64\n 0.25\n", "a"),
+        ("a:float64\nInfinity\n", "a"),
+        ("a:uint8\n0x1f\n", "a"),
+    ],
+    ids=[
+        "int-spaces",
+        "int-underscore",
+        "int-plus",
+        "float-underscore",
+        "float-space",
+        "float-word",
+        "uint-hex",
+    ],
+)
+def test_a_number_write_table_never_writes_is_refused(tmp_path, body, column):
+    """int() and float() take ' 60 ', '6_0' and '0.2_5'; a table holds only what
+    str(int) and repr(float) write, so a corrupted field is named, not read as 60."""
+    path = tmp_path / "t.csv.gz"
+    path.write_bytes(_gz(body))
+    with pytest.raises(ValueError, match=rf"column '{column}' must hold .* in row 1"):
+        records.read_table(path)
+
+
+def test_every_float_repr_reads_back(tmp_path):
+    values = np.array(
+        [0.1, -0.0, 1e-300, 5e-324, 1e16, -2.5e-7, np.inf, -np.inf, 1.7976931348623157e308]
+    )
+    half = np.array([0.1, -0.0, 6e-8, 65504.0, -np.inf], dtype=np.float16)
+    path = records.write_table(tmp_path / "f.csv.gz", {"x": values})
+    got = records.read_table(path).columns
+    assert got["x"].tobytes() == values.tobytes()
+    small = records.read_table(records.write_table(tmp_path / "h.csv.gz", {"h": half})).columns
+    assert small["h"].tobytes() == half.tobytes()
+    nan = records.read_table(records.write_table(tmp_path / "n.csv.gz", {"x": [np.nan]})).columns
+    assert np.isnan(nan["x"][0])
