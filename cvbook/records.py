@@ -87,6 +87,7 @@ __all__ = [
     "missing_key",
     "note_unrecorded_checkpoint",
     "prune_checkpoint",
+    "read_json",
     "read_table",
     "write_table",
 ]
@@ -661,6 +662,47 @@ def _header(fields: list[str], where: str) -> list[tuple[str, np.dtype]]:
     return header
 
 
+def read_json(path: str | os.PathLike, keys: Iterable[str] = ()) -> dict[str, Any]:
+    """The JSON object a run wrote beside its table (its provenance), with ``keys`` in it.
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``path`` is not a file.
+    ValueError
+        If the file is not a JSON object or lacks one of ``keys``; the message names the
+        file (and the key).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "run.json"
+    >>> _ = path.write_text('{"provenance": {"seed": 0}}')
+    >>> read_json(path, ["provenance"])
+    {'provenance': {'seed': 0}}
+    >>> read_json(path, ["parameters"])
+    Traceback (most recent call last):
+    ...
+    ValueError: JSON file '...run.json' must hold the key 'parameters', got ['provenance']
+    """
+    if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)) or not str(path):
+        raise ArgumentTypeError(f"path must be a non-empty path, got {path!r}")
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"path {str(path)!r} must be a JSON file, got no such file")
+    where = f"JSON file {str(path)!r}"
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, ValueError) as err:
+        raise ValueError(f"{where} must hold a JSON object ({type(err).__name__}: {err})") from None
+    if not isinstance(value, dict):
+        raise ValueError(f"{where} must hold a JSON object, got {type(value).__name__}")
+    for key in keys:
+        if key not in value:
+            raise ValueError(f"{where} must hold the key {key!r}, got {sorted(value)}")
+    return value
+
+
 def read_table(path: str | os.PathLike) -> Table:
     """Read what :func:`write_table` wrote: ``(columns, meta)``, a :class:`Table`.
 
@@ -695,7 +737,10 @@ def read_table(path: str | os.PathLike) -> Table:
         ) from None
     first, _, rest = text.partition("\n")
     if not first.startswith(_MARK):
-        raise ValueError(f"{where} must start with {_MARK.strip()!r}, got {first[:60]!r}")
+        raise ValueError(
+            f"{where} must start with {_MARK.strip()!r}, got {first[:60]!r} (a record of the "
+            "formats before it: python tools/migrate_records.py rewrites it)"
+        )
     try:
         meta = json.loads(first[len(_MARK) :])
         if not isinstance(meta, dict):

@@ -949,3 +949,32 @@ def test_every_float_repr_reads_back(tmp_path):
     assert small["h"].tobytes() == half.tobytes()
     nan = records.read_table(records.write_table(tmp_path / "n.csv.gz", {"x": [np.nan]})).columns
     assert np.isnan(nan["x"][0])
+
+
+def test_the_chapters_readers_name_a_broken_file(tmp_path):
+    """Referee A: a broken JSON beside a record gave json's or pathlib's own error, and a
+    study of an unknown learner failed deep in chapter 9."""
+    from cvbook.runs.intervals import read_interval_record
+    from cvbook.studies.bootstrap_vs_cv import read_study
+
+    run = tmp_path / "run"
+    records.write_table(tmp_path / "run.csv.gz", {"a": [1.0, 2.0]})
+    (tmp_path / "run.json").write_text("{not json", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"JSON file '.*run\.json' must hold a JSON object"):
+        read_interval_record(run)
+    with pytest.raises(TypeError, match="path must be a non-empty path, got 5"):
+        read_interval_record(5)
+    (tmp_path / "cov.records.csv.gz").write_bytes((tmp_path / "run.csv.gz").read_bytes())
+    (tmp_path / "cov.json").write_text('{"records": 1}', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"cov\.json' must hold the key 'provenance'"):
+        run_coverage.read_results(tmp_path / "cov")
+    study = tmp_path / "s.csv.gz"
+    records.write_table(
+        study, {"risk": [0.1, 0.2]}, {"m": 20, "learner": "bogus", "distribution": "twonorm"}
+    )
+    with pytest.raises(ValueError, match=r"s\.csv\.gz' must be a study .*got 'bogus'"):
+        read_study(study)
+    old = tmp_path / "old.csv.gz"
+    old.write_bytes(gzip.compress(b"a:i\n1\n", mtime=0))
+    with pytest.raises(ValueError, match=r"migrate_records\.py rewrites it"):
+        records.read_table(old)

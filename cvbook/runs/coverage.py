@@ -40,6 +40,7 @@ from ..records import (
     PartMismatch,
     note_unrecorded_checkpoint,
     prune_checkpoint,
+    read_json,
     read_table,
     write_table,
 )
@@ -178,7 +179,7 @@ def read_results(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[s
     """
     path = _legacy_path(_check_out(path))
     records = read_records(path)
-    payload = json.loads((path.parent / f"{path.name}.json").read_text())
+    payload = read_json(path.parent / f"{path.name}.json", ["provenance"])
     return records, payload["provenance"]
 
 

@@ -31,7 +31,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ..provenance import atomic_write_text, package_versions
-from ..records import Ledger, PartMismatch, note_unrecorded_checkpoint, prune_checkpoint
+from ..records import Ledger, PartMismatch, note_unrecorded_checkpoint, prune_checkpoint, read_json
 from ..records import read_table as _read_table
 from ..records import write_table as _write_table
 from ..simulation import saved_repetitions
@@ -39,6 +39,7 @@ from ..studies.interval_coverage import SETTINGS, run_intervals, summarize_inter
 from ..studies.learner_comparison import CASES, run_comparisons, summarize_comparisons
 from ..studies.nested_cv_bias import bias_factor, run_nested_learning_curve
 from ..validation import (
+    ArgumentTypeError,
     check_float,
     check_int,
     check_n_jobs,
@@ -90,10 +91,11 @@ def read_interval_record(path: str | os.PathLike) -> tuple[dict[str, np.ndarray]
     ...
     FileNotFoundError: path 'no/such/record.csv.gz' must be a table file, got no such file
     """
+    if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)) or not str(path):
+        raise ArgumentTypeError(f"path must be a non-empty path, got {path!r}")
     path = Path(path)
     records = _read_table(path.parent / f"{path.name}.csv.gz").columns
-    meta = json.loads((path.parent / f"{path.name}.json").read_text())
-    return records, meta
+    return records, read_json(path.parent / f"{path.name}.json")
 
 
 #: The long run's plan: per design ``"distribution/learner"``, the sizes and the number of data

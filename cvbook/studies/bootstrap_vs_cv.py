@@ -811,11 +811,11 @@ def read_study(path: Any) -> BootstrapStudy:
     """
     columns, meta = read_table(path)
     try:
+        learner = current_name(meta["learner"], "bootstrap")
+        if learner not in BOOTSTRAP_LEARNERS:  # else chapter 9 fails deep, at its .index
+            raise ValueError(f"learner must be one of {list(BOOTSTRAP_LEARNERS)}, got {learner!r}")
         return BootstrapStudy(
-            values=columns,
-            m=meta["m"],
-            learner=current_name(meta["learner"], "bootstrap"),
-            distribution=meta["distribution"],
+            values=columns, m=meta["m"], learner=learner, distribution=meta["distribution"]
         )
     except (ValueError, KeyError) as err:
         raise ValueError(
