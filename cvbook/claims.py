@@ -66,7 +66,8 @@ def sign_test_n(z: float = DEFAULT_Z) -> int:
     and its ``mean ± z·SE`` would show any nonzero mean. Then the sign test speaks
     instead: ``n`` equal signs have two-sided probability ``2^(1-n)`` under a symmetric
     null, which reaches the level of ``z`` standard errors, ``2 Φ(-z)``, from this ``n``
-    on (15 at z = 4). Below it, such a claim is *not resolved*.
+    on (15 at z = 4). Below it, such a claim is *not resolved*; so is any claim on an SE
+    of 0 that carries no count of equal differences (a ``Difference``, a plain float).
 
     Examples
     --------
@@ -90,7 +91,9 @@ class Claim:
     line of a ``greater``/``less`` claim, the level of ``covers``/``excludes`` and the
     centre of ``within``; ``margin`` is the half-width of ``within`` (else ``None``).
     ``reason`` is set only on a claim that was not made (:meth:`Claims.skip`): its numbers
-    are NaN and its verdict is *not made*.
+    are NaN and its verdict is *not made*. ``note`` is set only on a claim whose standard
+    error is 0 and which therefore resolves nothing (see :meth:`Claims.greater`): it says
+    why, and :attr:`test` carries it into the table and the ledger.
 
     Examples
     --------
@@ -112,6 +115,7 @@ class Claim:
     margin: float | None
     z_rule: float | None
     reason: str | None = field(default=None, repr=False)
+    note: str | None = field(default=None, repr=False)
 
     @property
     def z(self) -> float | None:
@@ -152,13 +156,14 @@ class Claim:
             return f"not made: {self.reason}"
         rule = f" at z = {format_number(self.z_rule, 'g')}" if self.z_rule is not None else ""
         v = format_number(self.value, ".3g")
+        note = f" ({self.note})" if self.note is not None else ""
         if self.kind == "greater":
-            return f"> {v}{rule}"
+            return f"> {v}{rule}{note}"
         if self.kind == "less":
-            return f"< {v}{rule}"
+            return f"< {v}{rule}{note}"
         if self.kind == "within":
             around = "" if self.value == 0 else f" of {v}"
-            return f"within ±{format_number(self.margin, '.3g')}{around}{rule}"
+            return f"within ±{format_number(self.margin, '.3g')}{around}{rule}{note}"
         if self.kind == "covers" and self.margin is not None:
             return f"covers {v}, interval within ±{format_number(self.margin, '.3g')}"
         return f"{self.kind} {v}"
@@ -190,6 +195,8 @@ class Claim:
         out = asdict(self)
         if self.reason is None:  # only a claim not made carries a reason
             del out["reason"]
+        if self.note is None:  # only a claim on an SE of 0 carries a note
+            del out["note"]
         out.update(z=self.z, test=self.test, verdict=self.verdict, numbers=self.numbers())
         return {
             k: (None if isinstance(v, float) and not math.isfinite(v) else v)
@@ -265,10 +272,17 @@ class Claims:
             The short sentence of the prose that the claim backs.
         target : str
             What the estimate is scored against (``"L(f_S)"``, ``"Err_n, n = 0.9 m"``).
-        estimate : float or Paired
-            The estimate; a :class:`cvbook.stats.Paired` brings its own ``se``.
+        estimate : float, Paired or Difference
+            The estimate; a :class:`cvbook.stats.Paired` (a paired difference over ``n``
+            repetitions) or :class:`cvbook.stats.Difference` (two independent estimates,
+            :func:`cvbook.stats.proportion_difference`) brings its own ``se``.
         se : float, optional
-            Its standard error: the interval is ``estimate ± z·se``.
+            Its standard error (with a plain float only): the interval is
+            ``estimate ± z·se``. An SE of 0 resolves nothing by itself: a ``Paired`` of
+            ``n`` equal differences resolves the claim only from the sign test's ``n`` at
+            ``z`` on (:func:`sign_test_n`, 15 at z = 4); a ``Difference`` or a plain float
+            with SE 0 (both proportions 0 or 1, say) carries no count, and its claim is
+            always *not resolved*, its :attr:`Claim.test` saying why.
         interval : (float, float), optional
             Or the interval itself (Clopper–Pearson, Fisher z, Pitman–Morgan ...).
         value : float, default=0
@@ -436,6 +450,7 @@ class Claims:
     ) -> Claim:
         self._check_id(id)
         sentence, target = _text(sentence, "sentence"), _text(target, "target")
+        note = None  # why a claim on an SE of 0 resolves nothing
         n_equal = None  # the number of paired differences, when all of them are equal (SE 0)
         if (
             hasattr(estimate, "mean")
@@ -443,7 +458,10 @@ class Claims:
             and not isinstance(estimate, (int, float))
         ):
             if se is not None:
-                raise TypeError(f"{id}: give se only with a plain estimate, not with a Paired")
+                raise TypeError(
+                    f"{id}: give se only with a plain estimate, not with a "
+                    f"{type(estimate).__name__} (it brings its own se)"
+                )
             if estimate.se == 0 and getattr(estimate, "n", None) is not None:
                 n_equal = int(estimate.n)
             estimate, se = estimate.mean, estimate.se
@@ -459,8 +477,16 @@ class Claims:
             if z == 0:
                 raise ValueError("z must be > 0")
             low, high = estimate - z * se, estimate + z * se
-            if n_equal is not None and n_equal < sign_test_n(z):
-                # n equal differences (SE 0) resolve nothing below the sign test's n at z
+            if se == 0 and (n_equal is None or n_equal < sign_test_n(z)):
+                # an SE of 0 resolves nothing: n equal differences only from the sign test's
+                # n at z on; without a count (a Difference, a plain estimate) never
+                if n_equal is None:
+                    note = "SE 0 and no count of equal differences: resolves nothing"
+                else:
+                    note = (
+                        f"SE 0 from {n_equal} equal differences: resolves nothing below "
+                        f"the sign test's {sign_test_n(z)}"
+                    )
                 half = max(abs(estimate - value), margin or 0.0) * 2 or 1.0
                 low, high = value - half, value + half
         else:
@@ -476,7 +502,18 @@ class Claims:
                 raise TypeError(f"{id}: z applies to an se, not to a given interval")
             z = None
         claim = Claim(
-            id, sentence, target, kind, estimate, se, float(low), float(high), value, margin, z
+            id,
+            sentence,
+            target,
+            kind,
+            estimate,
+            se,
+            float(low),
+            float(high),
+            value,
+            margin,
+            z,
+            note=note,
         )
         named = {id: claim.numbers(digits)}
         # every claim publishes the same three names, made or not, with an se or an

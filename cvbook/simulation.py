@@ -166,13 +166,17 @@ def columns(rows: Sequence[Any], dtype: Any = None) -> Any:
     Parameters
     ----------
     rows : sequence
-        :func:`repeat`'s results, at least one. Dicts (each holding the first one's keys)
-        become a dict of arrays, key by key and recursively for a dict inside a dict;
-        anything else becomes ``numpy.array(rows)``, so a repetition that returns an
-        array of shape ``s`` gives an array of shape ``(n_repeats, *s)``.
+        :func:`repeat`'s results, at least one. Dicts (each holding exactly the first
+        one's keys: a key missing from a row, or one only a later row has, is refused
+        naming the row and the key) become a dict of arrays, key by key and recursively
+        for a dict inside a dict; anything else becomes ``numpy.array(rows)``, so a
+        repetition that returns an array of shape ``s`` gives an array of shape
+        ``(n_repeats, *s)`` (values of unequal shapes are refused).
     dtype : data-type, optional
         The arrays' dtype (default: numpy's choice, as ``numpy.array`` makes it: a column
-        of objects, fitted models say, is an object array).
+        of objects, fitted models say, is an object array). A numeric dtype takes only
+        numbers it keeps exactly: ``None``, text, and a cast that changes a value
+        (``1.5`` to ``int``, ``0.3`` to ``bool``) are refused, naming the column.
 
     Returns
     -------
@@ -190,7 +194,11 @@ def columns(rows: Sequence[Any], dtype: Any = None) -> Any:
     ...
     cvbook.validation.ArgumentTypeError: rows['f'] must hold values numpy can make float64, got ...
     """
-    if isinstance(rows, (str, bytes, Mapping)) or not isinstance(rows, (Sequence, np.ndarray)):
+    if (
+        isinstance(rows, (str, bytes, Mapping))
+        or not isinstance(rows, (Sequence, np.ndarray))
+        or (isinstance(rows, np.ndarray) and rows.ndim == 0)
+    ):
         raise ArgumentTypeError(f"rows must be a sequence of repetitions' results, got {rows!r}")
     if len(rows) == 0:
         raise ValueError("rows must hold at least one repetition's result, got none")
@@ -202,30 +210,97 @@ def columns(rows: Sequence[Any], dtype: Any = None) -> Any:
     return _columns(rows, dtype, "rows")
 
 
+def _shape(value: Any) -> str:
+    """``value``'s shape as text; ``'ragged'`` for nested lists of unequal lengths."""
+    try:
+        return str(np.shape(value))
+    except ValueError:  # numpy: "inhomogeneous shape"
+        return "ragged"
+
+
 def _columns(rows: Sequence[Any], dtype: Any, where: str) -> Any:
     """:func:`columns` of checked ``rows``; ``where`` names them in an error (``rows['a']``)."""
     first = rows[0]
     if not isinstance(first, Mapping):
-        try:
-            return np.array(rows, dtype=dtype)
-        except (TypeError, ValueError):  # a ragged column, or values the dtype cannot hold
-            shapes = sorted({str(np.shape(r)) for r in rows})
-            if len(shapes) > 1:
-                raise ArgumentTypeError(
-                    f"{where} must hold values of one shape in every repetition, "
-                    f"got shapes {', '.join(shapes)}"
-                ) from None
-            kinds = sorted({type(r).__name__ for r in rows})
-            raise ArgumentTypeError(
-                f"{where} must hold values numpy can make {dtype}, got {', '.join(kinds)}"
-            ) from None
+        return _column(rows, dtype, where)
     for i, row in enumerate(rows):
-        if not isinstance(row, Mapping) or first.keys() - row.keys():
+        if not isinstance(row, Mapping):
             raise ValueError(
                 f"{where} must all be dicts holding the keys of the first, {list(first)}; "
                 f"repetition {i} is {row!r}"
             )
+        missing, extra = first.keys() - row.keys(), row.keys() - first.keys()
+        if missing or extra:
+            what = (
+                f"lacks the key {sorted(missing, key=str)[0]!r}"
+                if missing
+                else f"has the key {sorted(extra, key=str)[0]!r}, which repetition 0 lacks"
+            )
+            raise ValueError(
+                f"{where} must all be dicts holding exactly the keys of the first, "
+                f"{list(first)}; repetition {i} {what}"
+            )
     return {key: _columns([row[key] for row in rows], dtype, f"{where}[{key!r}]") for key in first}
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Whether ``a`` holds exactly the numbers of ``b`` (NaN equal to NaN)."""
+    try:
+        return bool(np.array_equal(a, b, equal_nan=True))
+    except (TypeError, ValueError):
+        return bool(np.array_equal(a, b))
+
+
+def _column(rows: Sequence[Any], dtype: Any, where: str) -> np.ndarray:
+    """One column as an array; with a numeric ``dtype``, only a cast that keeps every value."""
+    try:
+        natural = np.array(rows)
+    except (TypeError, ValueError):  # a ragged column
+        natural = None
+    if natural is None:
+        shapes = [_shape(r) for r in rows]
+        if "ragged" in shapes:
+            raise ArgumentTypeError(
+                f"{where} must hold values of one shape in every repetition; repetition "
+                f"{shapes.index('ragged')} is ragged (nested lists of unequal lengths)"
+            )
+        raise ArgumentTypeError(
+            f"{where} must hold values of one shape in every repetition, "
+            f"got shapes {', '.join(sorted(set(shapes)))}"
+        )
+    if dtype is None:
+        return natural
+    try:
+        with np.errstate(over="ignore", invalid="ignore"):  # a lossy cast is refused below
+            out = np.array(rows, dtype=dtype)
+    except (TypeError, ValueError):  # values the dtype cannot hold
+        kinds = sorted({type(r).__name__ for r in rows})
+        raise ArgumentTypeError(
+            f"{where} must hold values numpy can make {dtype}, got {', '.join(kinds)}"
+        ) from None
+    if dtype.kind not in "biufc":
+        return out
+    if natural.dtype.kind not in "biufcO":  # text, dates: not numbers
+        raise ArgumentTypeError(
+            f"{where} must hold numbers for dtype {dtype}, got {natural.dtype} values"
+        )
+    if natural.dtype == object:
+        nones = [i for i, r in enumerate(rows) if any(v is None for v in np.ravel(r))]
+        if nones:
+            raise ArgumentTypeError(
+                f"{where} must hold numbers for dtype {dtype}, got None in repetition {nones[0]}"
+            )
+        back = out
+    else:  # the round trip: a value the cast changed does not come back
+        with np.errstate(over="ignore", invalid="ignore"):
+            back = out.astype(natural.dtype)
+    if not _same(back, natural):
+        i = next((i for i, r in enumerate(rows) if not _same(back[i], natural[i])), 0)
+        raise ArgumentTypeError(
+            f"{where} must hold values that {dtype} keeps exactly; repetition {i}, "
+            f"{rows[i]!r}, would become {out[i].tolist()!r}"
+        )
+    return out
 
 
 def repeat_columns(func: Callable[..., Any], n_repeats: int, **kwargs: Any) -> Any:

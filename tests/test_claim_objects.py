@@ -288,10 +288,47 @@ def test_equal_paired_differences_resolve_only_from_the_sign_tests_n():
     zero = paired_difference(np.zeros(3))
     within = claims.within("ch99_same", "A is B", target="t", estimate=zero, margin=0.01)
     assert within.verdict == "not resolved"
-    # a plain estimate with se 0 is taken at its word (an exact computation)
-    assert claims.greater("ch99_exact", "exact", target="t", estimate=1.0, se=0.0).verdict == (
-        "shown"
+    assert "below the sign test's 15" in claims["ch99_few"].test
+    assert claims["ch99_many"].note is None and "note" not in claims["ch99_many"].record()
+
+
+@pytest.mark.parametrize(
+    ("kind", "estimate", "extra"),
+    [
+        ("greater", "Difference(0.3, 0.0)", {}),
+        ("greater", "proportion_difference(1, 1, 0, 1)", {}),
+        ("less", "Difference(-1.0, 0.0)", {}),
+        ("within", "Difference(0.0, 0.0)", {"margin": 0.01}),
+        ("greater", "0.3", {"se": 0.0}),
+        ("less", "-0.3", {"se": 0.0}),
+        ("within", "0.0", {"se": 0.0, "margin": 0.01}),
+    ],
+)
+def test_an_se_of_zero_without_a_count_resolves_nothing(kind, estimate, extra):
+    """A Difference or a plain float with SE 0 has no count for the sign test: the claim is
+    not resolved (a strict run stops on it), and its test says why."""
+    from cvbook.stats import Difference, proportion_difference
+
+    est = eval(estimate, {"Difference": Difference, "proportion_difference": proportion_difference})
+    c = getattr(Claims("ch99", strict=False), kind)(
+        "ch99_c", "s", target="t", estimate=est, **extra
     )
+    assert c.verdict == "not resolved"
+    assert published()["ch99_c_verdict"] == "not resolved"
+    assert "SE 0 and no count of equal differences" in c.test
+    assert c.record()["note"] == c.note
+    with pytest.raises(ClaimError, match="SE 0 and no count"):
+        getattr(Claims("ch99", strict=True), kind)("ch99_c", "s", target="t", estimate=est, **extra)
+
+
+def test_a_difference_with_an_se_is_refused_by_its_own_name():
+    from cvbook.stats import Difference, paired_difference
+
+    claims = Claims("ch0", strict=False)
+    with pytest.raises(TypeError, match="not with a Difference"):
+        claims.greater("ch0_c", "s", target="t", estimate=Difference(0.3, 0.1), se=0.1)
+    with pytest.raises(TypeError, match="not with a Paired"):
+        claims.greater("ch0_c", "s", target="t", estimate=paired_difference([1.0, 2.0]), se=0.1)
 
 
 def test_a_claim_publishes_the_same_names_made_or_not_with_an_se_or_an_interval():

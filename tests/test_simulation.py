@@ -169,3 +169,79 @@ def test_columns_name_the_column_that_cannot_be_made(rows, dtype, message):
     assert str(info.value) == message
     models = columns([{"model": len}, {"model": abs}])["model"]
     assert models.dtype == object and list(models) == [len, abs]
+
+
+@pytest.mark.parametrize(
+    "rows, message",
+    [
+        (
+            [{"a": 1}, {"a": 2, "b": 3}],
+            "rows must all be dicts holding exactly the keys of the first, ['a']; "
+            "repetition 1 has the key 'b', which repetition 0 lacks",
+        ),
+        (
+            [{"a": 1, "b": 2}, {"a": 2}],
+            "rows must all be dicts holding exactly the keys of the first, ['a', 'b']; "
+            "repetition 1 lacks the key 'b'",
+        ),
+        (
+            [{"p": {"x": 1}}, {"p": {"x": 2, "y": 3}}],
+            "rows['p'] must all be dicts holding exactly the keys of the first, ['x']; "
+            "repetition 1 has the key 'y', which repetition 0 lacks",
+        ),
+    ],
+)
+def test_columns_refuse_a_key_that_not_every_row_has(rows, message):
+    """A key only a later row holds was dropped silently; now every row has the first's keys."""
+    with pytest.raises(ValueError) as info:
+        columns(rows)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize(
+    "rows, dtype, message",
+    [
+        (
+            [[[1, 2], [3]], [[4, 5], [6]]],
+            None,
+            "rows must hold values of one shape in every repetition; "
+            "repetition 0 is ragged (nested lists of unequal lengths)",
+        ),
+        (np.array(3.0), None, "rows must be a sequence of repetitions' results, got array(3.)"),
+        (
+            [1.5, 2.7],
+            int,
+            "rows must hold values that int64 keeps exactly; repetition 0, 1.5, would become 1",
+        ),
+        (
+            [{"a": 1.0}, {"a": None}],
+            float,
+            "rows['a'] must hold numbers for dtype float64, got None in repetition 1",
+        ),
+        (
+            [1.0, 0.3],
+            bool,
+            "rows must hold values that bool keeps exactly; repetition 1, 0.3, would become True",
+        ),
+        (["1.5", "2"], float, "rows must hold numbers for dtype float64, got <U3 values"),
+        (
+            [1e300],
+            np.float32,
+            "rows must hold values that float32 keeps exactly; repetition 0, 1e+300, "
+            "would become inf",
+        ),
+    ],
+)
+def test_columns_refuse_hostile_rows_and_lossy_casts_by_name(rows, dtype, message):
+    with pytest.raises(ArgumentTypeError) as info:
+        columns(rows, dtype=dtype)
+    assert str(info.value) == message
+
+
+def test_columns_keep_casts_that_keep_every_value():
+    assert columns([1, 2], dtype=float).tolist() == [1.0, 2.0]
+    assert columns([True, False], dtype=float).tolist() == [1.0, 0.0]
+    assert columns([0, 1], dtype=bool).tolist() == [False, True]
+    assert columns([np.float64(2.0), 3], dtype=int).tolist() == [2, 3]
+    out = columns([{"a": 1.0, "b": {"x": np.nan}}, {"a": 2.0, "b": {"x": 0.5}}], dtype=float)
+    assert out["a"].tolist() == [1.0, 2.0] and np.isnan(out["b"]["x"][0])

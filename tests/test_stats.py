@@ -14,6 +14,7 @@ from cvbook.stats import (
     correlation_interval,
     mean_se,
     mean_se_by_column,
+    newcombe_interval,
     paired_difference,
     paired_variance_test,
     proportion_difference,
@@ -202,3 +203,64 @@ def test_proportion_difference_refuses_bad_counts_by_name(args, error, message):
         proportion_difference(*args)
     assert type(info.value) is error
     assert str(info.value) == message
+
+
+def test_newcombe_interval_matches_statsmodels_newcomb():
+    """Oracle: statsmodels' ``confint_proportions_2indep(method="newcomb")``, on random
+    counts and on every count of samples up to 6 (zeros and full samples included)."""
+    smp = pytest.importorskip("statsmodels.stats.proportion")
+    small = [
+        (k_a, n_a, k_b, n_b)
+        for n_a in range(1, 7)
+        for n_b in range(1, 7)
+        for k_a in range(n_a + 1)
+        for k_b in range(n_b + 1)
+    ]
+    z4_alpha = float(2 * scipy_stats.norm.sf(4))
+    for k_a, n_a, k_b, n_b in [*_counts(np.random.default_rng(7), 200), *small]:
+        for alpha in (0.05, z4_alpha):
+            got = newcombe_interval(k_a, n_a, k_b, n_b, alpha=alpha)
+            ref = smp.confint_proportions_2indep(
+                k_a, n_a, k_b, n_b, method="newcomb", compare="diff", alpha=alpha
+            )
+            assert got == pytest.approx(tuple(map(float, ref)), abs=1e-12)
+            assert -1.0 <= got[0] <= k_a / n_a - k_b / n_b <= got[1] <= 1.0
+
+
+def test_newcombe_interval_does_not_show_what_the_wald_se_shows_at_small_counts():
+    """Counts (5, 6, 0, 6): the Wald z is 5.5 (shown at z = 4) while Fisher's one-sided p is
+    7.6e-3; Newcombe's interval as wide as ±4 SE holds 0, and the claim is not resolved."""
+    from cvbook.claims import Claims
+
+    z4_alpha = float(2 * scipy_stats.norm.sf(4))
+    claims = Claims("ch0", strict=False)
+    wald = claims.greater("ch0_wald", "A > B", target="p_a - p_b",
+                          estimate=proportion_difference(5, 6, 0, 6))  # fmt: skip
+    assert wald.verdict == "shown" and wald.z == pytest.approx(5.48, abs=0.01)
+    lo, hi = newcombe_interval(5, 6, 0, 6, alpha=z4_alpha)
+    assert lo < 0 < hi
+    newc = claims.greater("ch0_newc", "A > B", target="p_a - p_b", estimate=5 / 6,
+                          interval=(lo, hi))  # fmt: skip
+    assert newc.verdict == "not resolved"
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, error, message",
+    [
+        ((5, 4, 0, 10), {}, ValueError, "k_a must be <= n_a=4, got 5"),
+        ((0, 0, 0, 10), {}, ValueError, "n_a must be >= 1, got 0"),
+        ((1, 4, 0.5, 10), {}, ArgumentTypeError, "k_b must be an integer, got 0.5"),
+        (
+            (1, 4, 0, 10),
+            {"alpha": 0.0},
+            ValueError,
+            "alpha must lie strictly between 0 and 1, got 0.0",
+        ),
+        ((1, 4, 0, 10), {"alpha": "0.05"}, ArgumentTypeError, "alpha must be a real number"),
+    ],
+)
+def test_newcombe_interval_refuses_bad_counts_and_levels_by_name(args, kwargs, error, message):
+    with pytest.raises(ValueError) as info:
+        newcombe_interval(*args, **kwargs)
+    assert type(info.value) is error
+    assert str(info.value).startswith(message)

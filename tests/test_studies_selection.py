@@ -271,3 +271,50 @@ def test_choice_costs_refuses_a_bad_subset(subset):
 def test_choice_costs_refuses_no_trials():
     with pytest.raises(ValueError, match="trials"):
         choice_costs([])
+
+
+def test_grid_studies_take_a_numpy_grid_as_the_same_list():
+    """A 1-d real array was refused as if its values were wrong; it is the same grid."""
+    X, y = TwoGaussians(dim=3).sample(24, random_state=0)
+    as_list = grid_nested_kfold(X, y, [0.01, 1.0], [0.1, 1.0], 3, 3, random_state=0)
+    as_array = grid_nested_kfold(X, y, np.array([0.01, 1.0]), np.array([0.1, 1.0]), 3, 3,
+                                 random_state=0)  # fmt: skip
+    np.testing.assert_array_equal(as_array.scores, as_list.scores)
+    assert as_array.best_index == as_list.best_index
+    np.testing.assert_array_equal(as_array.nested.chosen, as_list.nested.chosen)
+    np.testing.assert_array_equal(as_array.nested.outer.risks, as_list.nested.outer.risks)
+
+
+@pytest.mark.parametrize(
+    ("alphas", "gammas", "message"),
+    [
+        (
+            [0.1, 0.1],
+            [1.0],
+            "alphas must be a non-empty list, tuple or 1-d array of distinct positive numbers, "
+            "got 0.1 twice in [0.1, 0.1]",
+        ),
+        (
+            [0.1],
+            np.array([1.0, 2.0, 1.0]),
+            "gammas must be a non-empty list, tuple or 1-d array of distinct positive numbers, "
+            "got 1.0 twice in [1.0, 2.0, 1.0]",
+        ),
+        (
+            np.array([[0.1, 1.0]]),
+            [1.0],
+            "alphas must be a non-empty list, tuple or 1-d array of distinct positive numbers, "
+            "got array([[0.1, 1. ]])",
+        ),
+    ],
+)
+def test_grid_studies_refuse_a_repeated_or_shapeless_grid_by_name(alphas, gammas, message):
+    """A repeated value counted one candidate twice (and ``chosen`` named either copy)."""
+    X, y = TwoGaussians(dim=3).sample(24, random_state=0)
+    for call in (
+        lambda: grid_nested_kfold(X, y, alphas, gammas, 3, 3, random_state=0),
+        lambda: selection_study(TwoGaussians(), 24, alphas, gammas, n_repeats=1, n_jobs=1),
+    ):
+        with pytest.raises(ValueError) as info:
+            call()
+        assert str(info.value) == message

@@ -495,11 +495,25 @@ class GridNested:
 
 def _check_positive_list(values: Any, name: str) -> None:
     """A kernel ridge grid list (``alphas`` or ``gammas``), named as the caller spells it
-    (``candidate_grid`` would call ``alphas`` its ``values``)."""
+    (``candidate_grid`` would call ``alphas`` its ``values``): a non-empty list, tuple or
+    1-d real numpy array of distinct positive numbers (a repeated value would count one
+    candidate twice, and ``chosen`` would name either)."""
+    if isinstance(values, np.ndarray) and values.ndim == 1 and values.dtype.kind in "iuf":
+        values = values.tolist()  # the same floats as the list: the studies' outputs agree
     if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or not values:
-        raise ValueError(f"{name} must be a non-empty list of positive numbers, got {values!r}")
+        raise ValueError(
+            f"{name} must be a non-empty list, tuple or 1-d array of distinct positive "
+            f"numbers, got {values!r}"
+        )
+    seen: set[float] = set()
     for v in values:
-        check_float(v, name, minimum=0, exclusive=True)
+        v = check_float(v, name, minimum=0, exclusive=True)
+        if v in seen:
+            raise ValueError(
+                f"{name} must be a non-empty list, tuple or 1-d array of distinct positive "
+                f"numbers, got {v!r} twice in {values!r}"
+            )
+        seen.add(v)
 
 
 def _kridge_grid(alphas: Sequence[float], gammas: Sequence[float]) -> CandidateGrid:
@@ -507,9 +521,9 @@ def _kridge_grid(alphas: Sequence[float], gammas: Sequence[float]) -> CandidateG
     return _grid_of("kridge", [float(a) for a in alphas], [float(g) for g in gammas])
 
 
-#: What the grid studies declare once at the door: the grid (non-empty lists of positive
-#: numbers) and the split counts (ints >= 2); the counts' bounds against the data
-#: (``_check_split_bounds``) are the bodies', once per call.
+#: What the grid studies declare once at the door: the grid (non-empty lists, tuples or
+#: 1-d arrays of distinct positive numbers) and the split counts (ints >= 2); the counts'
+#: bounds against the data (``_check_split_bounds``) are the bodies', once per call.
 _GRID_STUDY = {
     "alphas": _check_positive_list,
     "gammas": _check_positive_list,
@@ -552,7 +566,7 @@ def grid_nested_kfold(
     y : array_like of shape (m,)
         Two classes at most.
     alphas, gammas : sequence of float
-        The grid (positive numbers).
+        The grid: distinct positive numbers (a list, tuple or 1-d array).
     outer_splits, inner_splits : int, default=5
         As in :func:`nested_kfold`.
     random_state : None, int, Generator, RandomState or SeedSequence
@@ -710,7 +724,7 @@ def selection_study(
     m : int
         Size of each data set.
     alphas, gammas : sequence of float
-        The grid.
+        The grid: distinct positive numbers (a list, tuple or 1-d array).
     n_repeats : int, default=100
     outer_splits, inner_splits : int, default=5
     null : bool, default=False
