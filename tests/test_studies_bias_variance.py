@@ -294,3 +294,37 @@ def test_naive_se_ratio_and_its_checks():
         naive_se_ratio(bv, 2)
     with pytest.raises(TypeError, match="bv"):
         naive_se_ratio("bv", 0)
+
+
+def test_naive_se_ratio_is_nan_without_a_warning_on_degenerate_data(recwarn):
+    # Tiny runs: estimates that barely vary leave bootstrap resamples with a constant
+    # estimate (log 0), and folds with no spread leave 0 / 0. Neither may warn; an
+    # undefined ratio is NaN, and degenerate resamples are left out of the SE.
+    stds = np.array([[0.1], [0.2], [0.1], [0.3], [0.2]])
+    few = BiasVariance(
+        ks=np.array([2]),
+        estimates=np.array([[0.2], [0.2], [0.2], [0.2], [0.3]]),
+        truths=np.zeros(5),
+        fold_stds=stds,
+    )
+    ratio, z = naive_se_ratio(few, 0, n_boot=200, random_state=0)
+    assert ratio == pytest.approx(few.estimates[:, 0].std(ddof=1) / np.sqrt((stds**2).mean() / 2))
+    assert np.isfinite(z)  # many resamples repeat the constant rows: left out, not warned
+    flat = BiasVariance(
+        ks=np.array([2]), estimates=few.estimates, truths=np.zeros(5), fold_stds=np.zeros((5, 1))
+    )
+    assert all(np.isnan(naive_se_ratio(flat, 0, n_boot=50)))
+    constant = BiasVariance(
+        ks=np.array([2]), estimates=np.full((5, 1), 0.2), truths=np.zeros(5), fold_stds=stds
+    )
+    assert all(np.isnan(naive_se_ratio(constant, 0, n_boot=50)))
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+
+
+def test_correlation_difference_leaves_out_constant_resamples_without_a_warning(recwarn):
+    # Five rows, one of them apart: many resamples make a column constant (no correlation).
+    a, b, c = np.array([0, 0, 0, 0, 1.0]), np.array([0, 0, 0, 1.0, 1]), np.array([0, 0, 0, 0.5, 1])
+    p = correlation_difference(a, b, c, n_boot=300, random_state=0)
+    r = np.corrcoef(a, c)[0, 1] - np.corrcoef(b, c)[0, 1]
+    assert p.mean == pytest.approx(r) and np.isfinite(p.se) and p.se > 0
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]

@@ -3,6 +3,7 @@ the risk of the model on all m points and of the models on the parts."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -363,7 +364,9 @@ def correlation_difference(
 
     The rows (data sets) are resampled with replacement, which keeps the dependence of
     the two correlations, which share ``c``. ``a``, ``b`` and ``c`` must each vary: a
-    constant one has no correlation (a ``ValueError`` names it).
+    constant one has no correlation (a ``ValueError`` names it). A resample in which one
+    of them is constant (few rows) has no correlation either and is left out of the
+    standard error, without a warning; with fewer than two resamples left, ``se`` is NaN.
 
     Returns
     -------
@@ -387,12 +390,15 @@ def correlation_difference(
     rng = check_random_state(random_state, "random_state")
 
     def diff(i: np.ndarray) -> float:
+        if min(np.ptp(a[i]), np.ptp(b[i]), np.ptp(c[i])) == 0:
+            return math.nan  # a resample that repeats one row: a constant has no correlation
         return float(np.corrcoef(a[i], c[i])[0, 1] - np.corrcoef(b[i], c[i])[0, 1])
 
     full = diff(np.arange(a.size))
     boot = np.array([diff(rng.integers(0, a.size, a.size)) for _ in range(n_boot)])
-    boot = boot[np.isfinite(boot)]
-    return Paired(mean=full, se=float(boot.std(ddof=1)), n=int(a.size))
+    boot = boot[np.isfinite(boot)]  # resamples without a correlation are left out
+    se = float(boot.std(ddof=1)) if boot.size > 1 else math.nan
+    return Paired(mean=full, se=se, n=int(a.size))
 
 
 def binomial_ceiling(truths: Any, n_points: int) -> float:
@@ -469,6 +475,11 @@ def naive_se_ratio(
     (:attr:`BiasVariance.pooled_naive_standard_error`), and ``z`` is ``log(ratio)`` over
     its bootstrap standard error (data sets resampled with replacement).
 
+    The ratio is undefined when the estimates at ``ks[j]`` are constant over the data sets
+    or no fold risk varies (possible in tiny runs): both numbers are then NaN. A bootstrap
+    resample that is degenerate in the same way is left out of the standard error; with
+    fewer than two resamples left, ``z`` is NaN. No warning is raised in either case.
+
     Returns
     -------
     (ratio, z) : tuple of float
@@ -491,10 +502,15 @@ def naive_se_ratio(
     est, var, k = bv.estimates[:, j], bv.fold_stds[:, j] ** 2, int(bv.ks[j])
 
     def log_ratio(i: np.ndarray) -> float:
-        return float(np.log(est[i].std(ddof=1) / np.sqrt(var[i].mean() / k)))
+        sd, mean_var = est[i].std(ddof=1), var[i].mean()
+        if sd <= 0 or mean_var <= 0:
+            return math.nan  # a constant estimate or no spread within folds: no ratio, no log
+        return float(np.log(sd / np.sqrt(mean_var / k)))
 
     full = log_ratio(np.arange(est.size))
+    if not math.isfinite(full):
+        return math.nan, math.nan  # the ratio is undefined (see above)
     boot = np.array([log_ratio(rng.integers(0, est.size, est.size)) for _ in range(n_boot)])
-    boot = boot[np.isfinite(boot)]
-    se = float(boot.std(ddof=1))
-    return float(np.exp(full)), full / se if se > 0 else 0.0
+    boot = boot[np.isfinite(boot)]  # resamples without a ratio are left out
+    se = float(boot.std(ddof=1)) if boot.size > 1 else math.nan
+    return float(np.exp(full)), full / se if se > 0 else math.nan
