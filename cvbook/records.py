@@ -73,7 +73,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .provenance import atomic_write, atomic_write_text, git_commit, git_dirty, package_versions
-from .validation import ArgumentTypeError, check_output_path
+from .validation import ArgumentTypeError, check_output_path, check_path
 
 __all__ = [
     "LEDGER",
@@ -662,6 +662,14 @@ def _header(fields: list[str], where: str) -> list[tuple[str, np.dtype]]:
     return header
 
 
+def _input_file(path: Any, kind: str) -> Path:
+    """``path`` checked (:func:`~cvbook.validation.check_path`) and an existing file."""
+    path = check_path(path, "path")
+    if not path.is_file():
+        raise FileNotFoundError(f"path {str(path)!r} must be a {kind} file, got no such file")
+    return path
+
+
 def read_json(path: str | os.PathLike, keys: Iterable[str] = ()) -> dict[str, Any]:
     """The JSON object a run wrote beside its table (its provenance), with ``keys`` in it.
 
@@ -685,11 +693,7 @@ def read_json(path: str | os.PathLike, keys: Iterable[str] = ()) -> dict[str, An
     ...
     ValueError: JSON file '...run.json' must hold the key 'parameters', got ['provenance']
     """
-    if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)) or not str(path):
-        raise ArgumentTypeError(f"path must be a non-empty path, got {path!r}")
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"path {str(path)!r} must be a JSON file, got no such file")
+    path = _input_file(path, "JSON")
     where = f"JSON file {str(path)!r}"
     try:
         value = json.loads(path.read_text(encoding="utf-8"))
@@ -723,11 +727,7 @@ def read_table(path: str | os.PathLike) -> Table:
     ...
     FileNotFoundError: path 'no/such/table.csv.gz' must be a table file, got no such file
     """
-    if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)) or not str(path):
-        raise ArgumentTypeError(f"path must be a non-empty path, got {path!r}")
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"path {str(path)!r} must be a table file, got no such file")
+    path = _input_file(path, "table")
     where = f"table {str(path)!r}"
     try:
         text = gzip.decompress(path.read_bytes()).decode("utf-8")

@@ -1479,6 +1479,25 @@ def check_output_path(value: Any, name: str, *, folder: bool) -> Any:
     return path
 
 
+def check_path(value: Any, name: str) -> Any:
+    """A non-empty str or path-like, as a :class:`pathlib.Path` (nothing is looked up).
+
+    Examples
+    --------
+    >>> check_path("runs/a.csv.gz", "path").name
+    'a.csv.gz'
+    >>> check_path(5, "path")
+    Traceback (most recent call last):
+    ...
+    cvbook.validation.ArgumentTypeError: path must be a non-empty path, got 5
+    """
+    from pathlib import Path
+
+    if isinstance(value, bytes) or not isinstance(value, (str, os.PathLike)) or not str(value):
+        raise ArgumentTypeError(f"{name} must be a non-empty path, got {value!r}")
+    return Path(value)
+
+
 def check_input_folder(value: Any, name: str) -> Any:
     """An existing folder to read from (``None`` passes as ``None``).
 

@@ -39,11 +39,11 @@ from ..studies.interval_coverage import SETTINGS, run_intervals, summarize_inter
 from ..studies.learner_comparison import CASES, run_comparisons, summarize_comparisons
 from ..studies.nested_cv_bias import bias_factor, run_nested_learning_curve
 from ..validation import (
-    ArgumentTypeError,
     check_float,
     check_int,
     check_n_jobs,
     check_output_path,
+    check_path,
     check_random_state,
     name_options,
 )
@@ -91,9 +91,7 @@ def read_interval_record(path: str | os.PathLike) -> tuple[dict[str, np.ndarray]
     ...
     FileNotFoundError: path 'no/such/record.csv.gz' must be a table file, got no such file
     """
-    if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)) or not str(path):
-        raise ArgumentTypeError(f"path must be a non-empty path, got {path!r}")
-    path = Path(path)
+    path = check_path(path, "path")
     records = _read_table(path.parent / f"{path.name}.csv.gz").columns
     return records, read_json(path.parent / f"{path.name}.json")
 
