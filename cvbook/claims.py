@@ -518,12 +518,12 @@ class Claims:
         named = {id: claim.numbers(digits)}
         # every claim publishes the same three names, made or not, with an se or an
         # interval: a re-run's names do not depend on which claims it could make
-        if claim.z is None:  # an interval has no z
+        if claim.z is None or not math.isfinite(claim.z):
+            # an interval has no z, and an SE of 0 none a sentence can cite ("z = ∞" only
+            # says the differences were all equal, which the verdict already reads)
             named[f"{id}_z"] = NOT_MADE
         else:
-            named[f"{id}_z"] = (
-                (claim.z, "+.1f") if math.isfinite(claim.z) else ("∞" if claim.z > 0 else "−∞")
-            )
+            named[f"{id}_z"] = (claim.z, "+.1f")
         return self._record(claim, named)
 
     def _check_id(self, id: Any) -> None:

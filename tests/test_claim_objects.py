@@ -357,3 +357,15 @@ def test_a_claim_publishes_the_same_names_made_or_not_with_an_se_or_an_interval(
     assert (
         names["interval"] == names["se"] == names["skip"] == {"ch0_c", "ch0_c_z", "ch0_c_verdict"}
     )
+
+
+def test_a_claim_with_no_finite_z_publishes_n_a():
+    """All paired differences equal (SE 0): the verdict says so and the prose's z reads
+    "n/a", never "∞" (chapter 8 worked around the "∞" by hand)."""
+    from cvbook.claims import Claims
+    from cvbook.stats import Paired
+
+    claims = Claims("ch0", strict=False)
+    claims.greater("ch0_flat", "all equal", target="0", estimate=Paired(0.5, 0.0, n=4), value=0.0)
+    assert published()["ch0_flat_z"] == "n/a"
+    assert claims["ch0_flat"].verdict == "not resolved"
