@@ -16,6 +16,10 @@ Records written before this registry name a learner by its old name: :data:`LEGA
 says, per kind of record, what it is called now, and :func:`current_name` applies it where
 those records are read.
 
+:class:`OneClassFallback` is the one definition of a learner on a training set of one
+class (the constant rule that predicts it), used where a small random training set can
+hold one class: chapter 3's bias-variance study and :class:`TunedSVC`.
+
 A grid of *candidates* that a chapter selects among
 (:func:`cvbook.studies.selection.candidate_grid`: a family, a hyperparameter and its
 values, a value fixed in advance) is another idea and lives with the selection study; its
