@@ -16,6 +16,10 @@ Records written before this registry name a learner by its old name: :data:`LEGA
 says, per kind of record, what it is called now, and :func:`current_name` applies it where
 those records are read.
 
+:class:`OneClassFallback` is the one definition of a learner on a training set of one
+class (the constant rule that predicts it), used where a small random training set can
+hold one class: chapter 3's bias-variance study and :class:`TunedSVC`.
+
 A grid of *candidates* that a chapter selects among
 (:func:`cvbook.studies.selection.candidate_grid`: a family, a hyperparameter and its
 values, a value fixed in advance) is another idea and lives with the selection study; its
@@ -31,7 +35,7 @@ from types import MappingProxyType
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis, QuadraticDiscriminantAnalysis
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold
@@ -43,6 +47,7 @@ from sklearn.utils.validation import check_is_fitted
 from .validation import (
     ArgumentTypeError,
     Options,
+    check_estimator_arg,
     check_features,
     check_float,
     check_int,
@@ -54,6 +59,7 @@ __all__ = [
     "LEARNERS",
     "LEGACY_NAMES",
     "Learner",
+    "OneClassFallback",
     "TunedSVC",
     "current_name",
     "get_learner",
@@ -68,6 +74,72 @@ def _check_grid_values(values: Any, name: str) -> None:
         raise ValueError(f"{name} must hold at least one value, got none")
     for v in values:
         check_float(v, name, minimum=0, exclusive=True)
+
+
+class OneClassFallback(ClassifierMixin, BaseEstimator):
+    """A classifier, or the constant rule when its training set holds one class only.
+
+    A small training set drawn at random can hold a single class; most classifiers
+    (scikit-learn's :class:`~sklearn.svm.SVC`, for one) then refuse to fit. This
+    meta-estimator defines the learner on such a set as the rule that predicts that class,
+    and is ``estimator`` itself on any set with two classes or more: ``fit`` fits a clone
+    of it on the same ``(X, y)`` and ``predict`` returns its labels unchanged.
+
+    Parameters
+    ----------
+    estimator : scikit-learn classifier
+        The learner; checked by ``fit`` (the package's one estimator check), as
+        scikit-learn's conventions ask.
+
+    Attributes
+    ----------
+    classes_ : ndarray
+        The classes of the training set (one, or more).
+    estimator_ : estimator or None
+        The fitted clone of ``estimator``; ``None`` after a one-class fit.
+    one_class_ : bool
+        Whether the last fit met one class only (and predicts it).
+
+    Examples
+    --------
+    >>> from sklearn.svm import SVC
+    >>> X = np.array([[0.0], [1.0], [2.0]])
+    >>> OneClassFallback(SVC()).fit(X, [1, 1, 1]).predict([[5.0], [-5.0]])
+    array([1, 1])
+    >>> OneClassFallback(SVC()).fit(X, [0, 1, 1]).estimator_.__class__.__name__
+    'SVC'
+    >>> OneClassFallback("svm").fit(X, [0, 1, 1])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cvbook.validation.ArgumentTypeError: estimator must be a scikit-learn estimator ...
+    """
+
+    def __init__(self, estimator: Any) -> None:
+        self.estimator = estimator
+
+    def fit(self, X: Any, y: Any) -> OneClassFallback:
+        """Fit a clone of ``estimator`` on ``(X, y)``, or store the one class of ``y``."""
+        check_estimator_arg(self.estimator, "estimator")
+        classes = np.unique(np.asarray(y))
+        if len(classes) >= 2:  # exactly the estimator: same data, same call
+            self.estimator_ = clone(self.estimator).fit(X, y)
+            self.classes_ = getattr(self.estimator_, "classes_", classes)
+            self.one_class_ = False
+            return self
+        X, y = check_xy(X, y)
+        self.classes_, self.estimator_, self.one_class_ = np.unique(y), None, True
+        return self
+
+    def predict(self, X: Any) -> np.ndarray:
+        """The fitted estimator's labels, or the one class for every row.
+
+        Before ``fit``, a ``sklearn.exceptions.NotFittedError``.
+        """
+        check_is_fitted(self, "classes_")
+        if self.estimator_ is not None:
+            return self.estimator_.predict(X)
+        X = check_features(X, "X")
+        return np.full(X.shape[0], self.classes_[0])
 
 
 class TunedSVC(ClassifierMixin, BaseEstimator):
@@ -114,8 +186,9 @@ class TunedSVC(ClassifierMixin, BaseEstimator):
         X, y = check_xy(X, y)
         self.classes_, counts = np.unique(y, return_counts=True)
         grid = [(C, g) for C in self.Cs for g in self.gammas]
-        if len(self.classes_) < 2:  # one class: nothing to tune or to separate
-            self.best_params_, self.model_ = {"C": grid[0][0], "gamma": grid[0][1]}, None
+        if len(self.classes_) < 2:  # one class: nothing to tune; the constant rule
+            self.best_params_ = {"C": grid[0][0], "gamma": grid[0][1]}
+            self.model_ = OneClassFallback(SVC(C=grid[0][0], gamma=grid[0][1])).fit(X, y)
             return self
         errors = np.zeros(len(grid))
         k = max(2, min(self.cv, int(counts.min())))
@@ -129,7 +202,7 @@ class TunedSVC(ClassifierMixin, BaseEstimator):
                 errors[j] += np.mean(SVC(C=C, gamma=g).fit(X[tr], y[tr]).predict(X[te]) != y[te])
         C, g = grid[int(np.argmin(errors))]
         self.best_params_ = {"C": C, "gamma": g}
-        self.model_ = SVC(C=C, gamma=g).fit(X, y)
+        self.model_ = OneClassFallback(SVC(C=C, gamma=g)).fit(X, y)
         return self
 
     def predict(self, X: Any) -> np.ndarray:
@@ -138,10 +211,7 @@ class TunedSVC(ClassifierMixin, BaseEstimator):
         Before ``fit``, a ``sklearn.exceptions.NotFittedError``.
         """
         check_is_fitted(self, "classes_")
-        X = check_features(X, "X")
-        if self.model_ is None:
-            return np.full(X.shape[0], self.classes_[0])
-        return self.model_.predict(X)
+        return self.model_.predict(check_features(X, "X"))
 
 
 @dataclass(frozen=True)

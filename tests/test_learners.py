@@ -198,3 +198,42 @@ def test_the_command_lines_accept_the_new_names():
     run_coverage._check_options(args)  # no error
     args = run_bootstrap._parser().parse_args(["--out", "x", "--learners", "svm_tuned", "tree"])
     assert args.learners == ["svm_tuned", "tree"]
+
+
+def _two_gaussians(m, seed):
+    from cvbook.datasets import TwoGaussians
+
+    return TwoGaussians(dim=3).sample(m, random_state=seed)
+
+
+def test_one_class_fallback_predicts_the_one_class():
+    import numpy as np
+    from sklearn.svm import SVC
+
+    from cvbook.learners import OneClassFallback
+
+    X, _ = _two_gaussians(10, 0)
+    y = np.full(10, 1)
+    with pytest.raises(ValueError, match="greater than one"):
+        SVC().fit(X, y)  # what the wrapper answers for
+    model = OneClassFallback(SVC()).fit(X, y)
+    X_new, _ = _two_gaussians(7, 1)
+    assert np.array_equal(model.predict(X_new), np.full(7, 1))
+    assert model.one_class_ and model.estimator_ is None and list(model.classes_) == [1]
+    copy = clone(model)
+    assert not hasattr(copy, "classes_") and copy.get_params()["estimator__C"] == 1.0
+    with pytest.raises(ArgumentTypeError, match="estimator must be a scikit-learn estimator"):
+        OneClassFallback("svm").fit(X, y)
+
+
+def test_one_class_fallback_is_the_estimator_on_two_classes():
+    import numpy as np
+    from sklearn.svm import SVC
+
+    from cvbook.learners import OneClassFallback
+
+    X, y = _two_gaussians(30, 2)
+    X_new, _ = _two_gaussians(200, 3)
+    model = OneClassFallback(SVC(C=3.0, gamma=0.5)).fit(X, y)
+    assert not model.one_class_ and np.array_equal(model.classes_, np.unique(y))
+    assert np.array_equal(model.predict(X_new), SVC(C=3.0, gamma=0.5).fit(X, y).predict(X_new))

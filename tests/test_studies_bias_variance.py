@@ -84,7 +84,7 @@ def test_bias_variance_one_equals_kfold_risks():
     from cvbook.studies.bias_variance import _bias_variance_one
 
     rng = np.random.default_rng(3)
-    est, stds, truth = _bias_variance_one(
+    est, stds, truth, *_ = _bias_variance_one(
         np.random.default_rng(3),
         LinearDiscriminantAnalysis(),
         TwoGaussians(),
@@ -111,8 +111,8 @@ def test_part_truths_are_the_risk_of_the_first_training_part():
     from cvbook.studies.bias_variance import _bias_variance_one
 
     args = (LinearDiscriminantAnalysis(), TwoGaussians(), 25, [2, 5], 1000, False)
-    est, _, truth = _bias_variance_one(np.random.default_rng(3), *args)
-    est2, _, truth2, parts = _bias_variance_one(np.random.default_rng(3), *args, True)
+    est, _, truth, *_ = _bias_variance_one(np.random.default_rng(3), *args)
+    est2, _, truth2, parts, *_ = _bias_variance_one(np.random.default_rng(3), *args, True)
     np.testing.assert_array_equal(est, est2)  # the extra draws come after the others
     assert truth == truth2 and parts.shape == (2,)
     rng = np.random.default_rng(3)
@@ -328,3 +328,29 @@ def test_correlation_difference_leaves_out_constant_resamples_without_a_warning(
     r = np.corrcoef(a, c)[0, 1] - np.corrcoef(b, c)[0, 1]
     assert p.mean == pytest.approx(r) and np.isfinite(p.se) and p.se > 0
     assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+
+
+def test_a_one_class_training_part_is_the_constant_rule():
+    # m = 6 draws training parts (and samples) of one class: SVC alone refuses them; the
+    # study's learner is the constant rule there, counted, and every number is finite.
+    bv = kfold_bias_variance(
+        SVC(),
+        TwoGaussians(),
+        m=6,
+        ks=[2, 3],
+        n_repeats=3,
+        random_state=0,
+        n_test=200,
+        part_truths=True,
+        test_size=6,
+        n_jobs=1,
+    )
+    assert bv.one_class_fits > 0
+    for values in (bv.estimates, bv.truths, bv.fold_stds, bv.part_truths, bv.test_estimates):
+        assert np.isfinite(values).all()
+    assert (
+        kfold_bias_variance(
+            SVC(), TwoGaussians(), m=30, ks=[2], n_repeats=2, random_state=0, n_test=200
+        ).one_class_fits
+        == 0
+    )

@@ -14,6 +14,7 @@ from sklearn.base import clone
 from ..datasets.synthetic import monte_carlo_risk
 from ..holdout import clone_estimator
 from ..kfold import checked_kfold, kfold_risks
+from ..learners import OneClassFallback
 from ..simulation import repeat
 from ..stats import Paired, paired_variance_test
 from ..validation import (
@@ -62,6 +63,11 @@ class BiasVariance:
         test set of ``test_size`` points, on each data set. It estimates ``L(f_S)`` without
         bias, so it is the ideal estimate of ``L(f_S)`` at that size, a benchmark for the
         K-fold estimate.
+    one_class_fits : int
+        How many fits of the study (over all data sets: the ``K`` folds of every ``K``, the
+        model on all ``m`` points, the models on the parts) met a training set of one class
+        only, on which the learner is the constant rule that predicts that class
+        (:class:`~cvbook.learners.OneClassFallback`). Small ``m`` only; 0 otherwise.
     """
 
     ks: np.ndarray
@@ -70,6 +76,7 @@ class BiasVariance:
     fold_stds: np.ndarray
     part_truths: np.ndarray | None = None
     test_estimates: np.ndarray | None = None
+    one_class_fits: int = 0
 
     @property
     def expected_risk(self) -> float:
@@ -148,24 +155,26 @@ def _bias_variance_one(
     """One data set: the K-fold estimate (and fold std) for every K, the true risk on all m,
     (with ``part_truths``) the true risk of the model trained on fold 1's training part, and
     (with ``test_size``) the error of the full model on a fresh test set, drawn last so that
-    the other numbers do not depend on it."""
+    the other numbers do not depend on it. Last, the number of those fits whose training set
+    held one class (the learner is then the constant rule, :class:`OneClassFallback`)."""
     X, y = distribution.sample(m, random_state=int(rng.integers(2**31 - 1)))
-    model = _seeded(estimator, rng)
+    model = OneClassFallback(_seeded(estimator, rng))  # the estimator itself on two classes
     fold_seeds = [int(rng.integers(2**31 - 1)) for _ in ks]
     cvs = [checked_kfold(k, y, stratify, True, s) for k, s in zip(ks, fold_seeds, strict=True)]
     folds = [kfold_risks(model, X, y, cv=cv) for cv in cvs]
+    one_class = sum(np.unique(y[tr]).size < 2 for cv in cvs for tr, _ in cv.split(X, y))
     full = clone(model).fit(X, y)
+    one_class += full.one_class_
     truth = monte_carlo_risk(
         full, distribution, n=n_test, random_state=int(rng.integers(2**31 - 1))
     )
     out = (np.array([f.mean for f in folds]), np.array([f.std for f in folds]), truth)
-    if not part_truths and test_size is None:
-        return out
     parts = None
     if part_truths:
         parts = []
         for cv in cvs:
             train, _ = next(cv.split(X, y))
+            one_class += np.unique(y[train]).size < 2
             parts.append(
                 monte_carlo_risk(
                     clone(model).fit(X[train], y[train]),
@@ -179,7 +188,7 @@ def _bias_variance_one(
     if test_size is not None:
         X_test, y_test = distribution.sample(test_size, random_state=int(rng.integers(2**31 - 1)))
         test = float(np.mean(full.predict(X_test) != y_test))
-    return (*out, parts) if test_size is None else (*out, parts, test)
+    return (*out, parts, test, int(one_class))
 
 
 def _check_ks(ks: Any, name: str = "ks") -> None:
@@ -213,7 +222,10 @@ def kfold_bias_variance(
     Each repetition draws ``S`` (``m`` points) from ``distribution``, computes
     the K-fold estimate for every ``K`` in ``ks``, and the true risk of the model
     trained on all of ``S`` (by :func:`~cvbook.datasets.synthetic.monte_carlo_risk`
-    on ``n_test`` fresh points). Repetitions run in parallel through
+    on ``n_test`` fresh points). On a training set of one class (a small ``m`` can draw
+    one) the learner is the constant rule that predicts that class
+    (:class:`~cvbook.learners.OneClassFallback`); :attr:`BiasVariance.one_class_fits`
+    counts those fits. Repetitions run in parallel through
     :func:`cvbook.simulation.repeat`, seeded per task: the result does not
     depend on ``n_jobs``.
 
@@ -302,6 +314,7 @@ def kfold_bias_variance(
         fold_stds=np.array([o[1] for o in out]),
         part_truths=np.array([o[3] for o in out]) if part_truths else None,
         test_estimates=np.array([o[4] for o in out]) if test_size is not None else None,
+        one_class_fits=sum(o[5] for o in out),
     )
 
 
