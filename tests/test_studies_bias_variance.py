@@ -354,3 +354,21 @@ def test_a_one_class_training_part_is_the_constant_rule():
         ).one_class_fits
         == 0
     )
+
+
+def test_a_wrapped_learner_gives_the_bare_learners_numbers():
+    """Chapter 3 passes OneClassFallback(SVC()); the study must draw the seeds the bare SVC
+    draws (its random_state is then estimator__random_state), so every number is the same."""
+    import dataclasses
+
+    from sklearn.svm import SVC
+
+    from cvbook.datasets import TwoGaussians
+    from cvbook.learners import OneClassFallback
+
+    dist = TwoGaussians(separation=2.0, dim=5)
+    kw = dict(m=20, ks=[2, 5], n_repeats=4, random_state=3, n_test=500)
+    bare = kfold_bias_variance(SVC(), dist, **kw)
+    wrapped = kfold_bias_variance(OneClassFallback(SVC()), dist, **kw)
+    for field in dataclasses.fields(bare):
+        assert np.array_equal(getattr(bare, field.name), getattr(wrapped, field.name)), field.name

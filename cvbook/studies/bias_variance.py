@@ -136,8 +136,12 @@ class BiasVariance:
 
 def _seeded(estimator: Any, rng: np.random.Generator) -> Any:
     model = clone(estimator)
-    if "random_state" in model.get_params():
-        model.set_params(random_state=int(rng.integers(2**31 - 1)))
+    # one seed for the model, also inside a wrapper (OneClassFallback(SVC()) has
+    # estimator__random_state): a wrapped learner draws the numbers the bare one draws
+    keys = [k for k in model.get_params() if k == "random_state" or k.endswith("__random_state")]
+    if keys:
+        seed = int(rng.integers(2**31 - 1))
+        model.set_params(**dict.fromkeys(keys, seed))
     return model
 
 
