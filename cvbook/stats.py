@@ -165,6 +165,10 @@ def paired_difference(a: Any, b: Any = 0.0) -> Paired:
     scale = power_of_two_scale(a, b)
     d = a / scale - np.asarray(b) / scale  # exact scaling: a - b cannot overflow
     mean, sd = float(d.mean()) * scale, float(d.std(ddof=1)) * scale
+    if np.all(d == d[0]):
+        # equal differences have no spread; the rounding of mean and std would give one
+        # of about 1e-17, and a z of 1e16 that the claims' SE-0 rule could not see
+        sd = 0.0
     if not (np.isfinite(mean) and np.isfinite(sd)):
         raise ValueError(
             f"a - b has a mean or spread beyond the largest float (about 1.8e308): "
@@ -233,7 +237,9 @@ def mean_se_by_column(values: Any, name: str = "values") -> tuple[np.ndarray, np
         raise ValueError(
             f"{name} must be a 2-d array of at least 2 rows (repetitions), got shape {arr.shape}"
         )
-    return arr.mean(axis=0), arr.std(axis=0, ddof=1) / np.sqrt(arr.shape[0])
+    se = arr.std(axis=0, ddof=1) / np.sqrt(arr.shape[0])
+    equal = np.all(arr == arr[:1], axis=0)  # no spread, not a rounding residue of one
+    return arr.mean(axis=0), np.where(equal, 0.0, se)
 
 
 #: Counts of successes and of trials: (numpy) integers in numpy's int64 range.

@@ -264,3 +264,19 @@ def test_newcombe_interval_refuses_bad_counts_and_levels_by_name(args, kwargs, e
         newcombe_interval(*args, **kwargs)
     assert type(info.value) is error
     assert str(info.value).startswith(message)
+
+
+@pytest.mark.parametrize("value", [0.1, 0.7, 1 / 3, -0.46, 1e-300])
+@pytest.mark.parametrize("n", [3, 4, 7, 14])
+def test_equal_differences_have_an_se_of_exactly_zero(value, n):
+    """Referee C: np.full(3, 0.1) gave an SE of 3.9e-17 (the rounding of mean and std), a
+    z of 1e16, and a claim shown from three equal differences; the claims' SE-0 rule needs
+    a 0."""
+    from cvbook.claims import Claims
+
+    d = paired_difference(np.full(n, value), 0.5)
+    assert d.se == 0.0 and mean_se(np.full(n, value)).se == 0.0
+    assert mean_se_by_column(np.full((n, 2), value))[1].tolist() == [0.0, 0.0]
+    claims = Claims("ch0", strict=False)
+    claims.less("ch0_eq", "equal", target="0.5", estimate=d, value=0.6)
+    assert claims["ch0_eq"].verdict == "not resolved"
