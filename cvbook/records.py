@@ -56,6 +56,7 @@ bytes.
 from __future__ import annotations
 
 import csv
+import functools
 import gzip
 import hashlib
 import io
@@ -616,6 +617,11 @@ def _column(texts: list[str], dtype: np.dtype, key: str, where: str) -> np.ndarr
     # int() and float() also take " 60 ", "6_0" and "0.2_5", which write_table never
     # writes: a field must have the form str(int) or repr(float) gives
     parse = _strict_int if dtype.kind in "iu" else _strict_float
+    if dtype.kind in "iu":
+        # an int outside the dtype's range: older numpy wraps it with a DeprecationWarning
+        # instead of raising, so the range is checked here
+        info = np.iinfo(dtype)
+        parse = functools.partial(_int_in_range, low=int(info.min), high=int(info.max))
     try:
         return np.array([parse(t) for t in texts], dtype=dtype)
     except (ValueError, OverflowError):
@@ -638,6 +644,13 @@ def _strict_int(text: str) -> int:
     if not _INT.fullmatch(text):
         raise ValueError(f"not an integer as write_table writes one: {text!r}")
     return int(text)
+
+
+def _int_in_range(text: str, low: int, high: int) -> int:
+    value = _strict_int(text)
+    if not low <= value <= high:
+        raise OverflowError(f"{value} is outside [{low}, {high}]")
+    return value
 
 
 def _strict_float(text: str) -> float:
