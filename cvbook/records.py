@@ -46,7 +46,7 @@ these two (the chapter-facing readers of :mod:`cvbook.runs.coverage`,
   or a numpy integer or float dtype name (``int64``, ``uint8``, ``float64``...);
 * then one CSV row per record (Python's :mod:`csv`: a field holding a comma, a quote or
   a line end is quoted). Floats are written by ``repr``, which reads back to the same
-  float bit for bit (infinities and -0.0 included; a NaN comes back as
+  float bit for bit (infinities and negative zero included; a NaN comes back as
   NaN, without its sign bit or payload); bools as ``True``/``False``.
 
 The gzip stream has no time stamp and no file name, so the same table gives the same
