@@ -372,3 +372,36 @@ def test_a_wrapped_learner_gives_the_bare_learners_numbers():
     wrapped = kfold_bias_variance(OneClassFallback(SVC()), dist, **kw)
     for field in dataclasses.fields(bare):
         assert np.array_equal(getattr(bare, field.name), getattr(wrapped, field.name)), field.name
+
+
+def test_fits_counts_every_fit_the_study_made():
+    """The count one_class_fits is out of: K folds of every K, the model on all m and,
+    with part truths, one model per K; checked by counting the fits themselves."""
+    from unittest import mock
+
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+
+    from cvbook.datasets import TwoGaussians
+
+    calls = []
+    original = LinearDiscriminantAnalysis.fit
+
+    def counted(self, X, y):
+        calls.append(len(y))
+        return original(self, X, y)
+
+    dist = TwoGaussians(separation=2.0, dim=5)
+    for parts in (False, True):
+        calls.clear()
+        with mock.patch.object(LinearDiscriminantAnalysis, "fit", counted):
+            bv = kfold_bias_variance(
+                LinearDiscriminantAnalysis(),
+                dist,
+                m=20,
+                ks=[2, 5],
+                n_repeats=3,
+                random_state=0,
+                n_test=200,
+                part_truths=parts,
+            )
+        assert bv.fits == len(calls) == 3 * (2 + 5 + 1 + (2 if parts else 0))

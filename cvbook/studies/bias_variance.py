@@ -79,6 +79,14 @@ class BiasVariance:
     one_class_fits: int = 0
 
     @property
+    def fits(self) -> int:
+        """How many fits the study made: per data set the ``K`` folds of every ``K``, the
+        model on all ``m`` points and (with part truths) one model per ``K`` on a part;
+        the count :attr:`one_class_fits` is out of."""
+        parts = len(self.ks) if self.part_truths is not None else 0
+        return len(self.truths) * (int(self.ks.sum()) + 1 + parts)
+
+    @property
     def expected_risk(self) -> float:
         """``Err_m``, the expected risk of the learner at training size ``m``, estimated
         by the mean of :attr:`truths` over data sets."""
